@@ -1,0 +1,2 @@
+#pragma once
+#define PYPTO_VERSION_STRING "0.1.0"

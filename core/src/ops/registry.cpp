@@ -21,6 +21,15 @@ const char* OpCategoryName(OpCategory c) {
   return "?";
 }
 
+const char* PlacementName(Placement p) {
+  switch (p) {
+    case Placement::kAnywhere: return "anywhere";
+    case Placement::kInCoreOnly: return "InCore code only";
+    case Placement::kOrchestrationOnly: return "outside InCore code only";
+  }
+  return "?";
+}
+
 const char* AttrKindName(AttrKind k) {
   switch (k) {
     case AttrKind::kBool: return "bool";
@@ -151,6 +160,17 @@ OpDef& OpDef::set_not_inplace_safe() {
   not_inplace_safe_ = true;
   return *this;
 }
+OpDef& OpDef::set_placement(Placement placement) {
+  placement_ = placement;
+  return *this;
+}
+
+Placement OpDef::placement() const {
+  if (placement_) return *placement_;
+  if (category_ == OpCategory::kTensorOp || category_ == OpCategory::kTileOp) return Placement::kInCoreOnly;
+  return Placement::kAnywhere;
+}
+
 OpDef& OpDef::set_type_deduce(TypeDeduceFn fn) {
   deduce_ = std::move(fn);
   return *this;

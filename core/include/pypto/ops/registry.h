@@ -25,6 +25,16 @@ using ir::TypePtr;
 enum class OpCategory { kTensorOp, kTileOp, kSystemOp, kSyncOp, kCrossCoreOp, kArrayOp };
 const char* OpCategoryName(OpCategory c);
 
+// Where calls of an op may appear. Tensor compute ops belong inside InCore
+// code (a `pl.at` scope or an InCore function) until they are lowered; tile
+// ops never appear on the control plane; tensor creation never inside InCore.
+enum class Placement {
+  kAnywhere,
+  kInCoreOnly,         // InCore/AIC/AIV/Group functions and InCore scopes
+  kOrchestrationOnly,  // never inside InCore code
+};
+const char* PlacementName(Placement p);
+
 // How an op uses one of its positional arguments.
 enum class ArgEffect { kRead, kWrite, kReadWrite };
 
@@ -134,6 +144,8 @@ class OpDef {
   // The result must not share a buffer with any input.
   OpDef& set_not_inplace_safe();
   OpDef& set_type_deduce(TypeDeduceFn fn);
+  // Default: kInCoreOnly for tensor and tile ops, kAnywhere for the rest.
+  OpDef& set_placement(Placement placement);
 
   // ---- queries
   const std::string& name() const { return name_; }
@@ -151,6 +163,7 @@ class OpDef {
   std::optional<int> output_reuses_input() const { return output_reuses_input_; }
   bool not_inplace_safe() const { return not_inplace_safe_; }
   bool has_type_deduce() const { return static_cast<bool>(deduce_); }
+  Placement placement() const;
 
   // Checks arity and kwargs against the schema and deduces the result type.
   TypePtr DeduceType(const std::vector<ExprPtr>& args, const Attrs& kwargs, const Span& span) const;
@@ -171,6 +184,7 @@ class OpDef {
   OutputMemoryRule output_memory_;
   std::optional<int> output_reuses_input_;
   bool not_inplace_safe_ = false;
+  std::optional<Placement> placement_;
   TypeDeduceFn deduce_;
 };
 

@@ -69,6 +69,7 @@ void BindIRFunctions(py::module_& m) {
 
   py::class_<Diagnostic>(m, "Diagnostic")
       .def_readonly("rule", &Diagnostic::rule)
+      .def_readonly("code", &Diagnostic::code)
       .def_readonly("function", &Diagnostic::function)
       .def_readonly("node", &Diagnostic::node)
       .def_readonly("message", &Diagnostic::message)
@@ -79,17 +80,17 @@ void BindIRFunctions(py::module_& m) {
       .def("__repr__", &Diagnostic::ToString);
   m.def(
       "verify",
-      [](const std::shared_ptr<Program>& program, bool ssa, bool type_check) {
-        return Verify(program, VerifyOptions{ssa, type_check});
+      [](const std::shared_ptr<Program>& program, bool ssa, bool type_check, bool placement) {
+        return Verify(program, VerifyOptions{ssa, type_check, placement});
       },
-      py::arg("program"), py::arg("ssa") = true, py::arg("type_check") = true,
+      py::arg("program"), py::arg("ssa") = true, py::arg("type_check") = true, py::arg("placement") = true,
       "Every invariant violation of the program, as Diagnostics.");
   m.def(
       "verify_or_raise",
-      [](const std::shared_ptr<Program>& program, bool ssa, bool type_check) {
-        VerifyOrThrow(program, VerifyOptions{ssa, type_check});
+      [](const std::shared_ptr<Program>& program, bool ssa, bool type_check, bool placement) {
+        VerifyOrThrow(program, VerifyOptions{ssa, type_check, placement});
       },
-      py::arg("program"), py::arg("ssa") = true, py::arg("type_check") = true);
+      py::arg("program"), py::arg("ssa") = true, py::arg("type_check") = true, py::arg("placement") = true);
 }
 
 }  // namespace pypto::python

@@ -133,7 +133,7 @@ TEST_F(InstrumentTest, VerificationNamesThePassThatBrokeTheIR) {
   });
   EXPECT_EQ(e.kind(), ErrorKind::kVerification);
   EXPECT_TRUE(Contains(e.message(), "pass 'TestBreakIR' (step 2) produced invalid IR: "));
-  EXPECT_TRUE(Contains(e.message(), "broken"));
+  EXPECT_TRUE(Contains(e.message(), "[BreakContinueCheck/BREAK_OUTSIDE_LOOP] in function 'broken'"));
 }
 
 TEST_F(InstrumentTest, VerificationIsOffUnlessAsked) {

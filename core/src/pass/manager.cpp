@@ -113,6 +113,9 @@ ir::ProgramPtr PassManager::Run(const ir::ProgramPtr& program, PassContext& ctx)
   if (ctx.dump_dir()) instruments.push_back(std::make_shared<DumpInstrument>(*ctx.dump_dir()));
   instruments.insert(instruments.end(), ctx.instruments().begin(), ctx.instruments().end());
 
+  PropertySet input = ctx.properties();
+  input.Merge(pipeline_.input_properties);
+  ctx.set_properties(input);
   for (const auto& instrument : instruments) instrument->RunBeforePipeline(program, ctx);
   ir::ProgramPtr current = program;
   for (size_t i = 0; i < passes_.size(); ++i) {
@@ -180,7 +183,8 @@ void PassManager::CheckRequired(size_t index, const PropertySet& available) cons
       reason += "no earlier pass of the pipeline produces it; " +
                 (producers.empty() ? std::string("no loaded pass produces it either")
                                    : "add one that does (" + Join(producers, ", ") + ")") +
-                " before it, or declare it for the input with PassContext::set_properties";
+                " before it, or declare it for the input (the pipeline's input_properties or "
+                "PassContext::set_properties)";
     }
     reasons.push_back(reason);
   }

@@ -30,6 +30,14 @@ const char* IRPropertyDescription(IRProperty p) {
   return "<invalid IRProperty>";
 }
 
+std::optional<IRProperty> IRPropertyFromName(const std::string& name) {
+  for (size_t i = 0; i < static_cast<size_t>(IRProperty::kCount); ++i) {
+    auto p = static_cast<IRProperty>(i);
+    if (name == IRPropertyName(p)) return p;
+  }
+  return std::nullopt;
+}
+
 std::vector<IRProperty> PropertySet::ToVector() const {
   std::vector<IRProperty> out;
   for (size_t i = 0; i < bits_.size(); ++i) {

@@ -13,7 +13,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::vector<std::string> kPipelineFields = {"name", "description", "verify", "passes"};
+const std::vector<std::string> kPipelineFields = {"name", "description", "verify", "input_properties", "passes"};
 const std::vector<std::string> kStepFields = {"name", "options"};
 
 // YAML 1.2 core schema for plain scalars; a quoted scalar is always a string.
@@ -42,6 +42,7 @@ class PipelineReader {
     pipeline.name = root["name"] ? Text(root["name"], "name") : default_name;
     if (root["description"]) pipeline.description = Text(root["description"], "description");
     if (root["verify"]) pipeline.verify = Flag(root["verify"], "verify");
+    if (root["input_properties"]) pipeline.input_properties = Properties(root["input_properties"]);
     const YAML::Node passes = root["passes"];
     if (!passes) Fail(root.Mark(), "the pipeline has no 'passes:' list; add one naming the passes in order");
     if (!passes.IsSequence()) {
@@ -78,6 +79,29 @@ class PipelineReader {
       Fail(node.Mark(), "'" + field + "' must be true or false, not " + plugin::YamlKindName(node));
     }
     return value;
+  }
+
+  PropertySet Properties(const YAML::Node& node) const {
+    if (!node.IsSequence()) {
+      Fail(node.Mark(), "'input_properties' must be a list such as [SSAForm], not " + plugin::YamlKindName(node));
+    }
+    PropertySet properties;
+    for (const auto& item : node) {
+      if (!item.IsScalar()) {
+        Fail(item.Mark(),
+             "every entry of 'input_properties' must be a property name, not " + plugin::YamlKindName(item));
+      }
+      auto property = IRPropertyFromName(item.Scalar());
+      if (!property) {
+        std::vector<std::string> names;
+        for (size_t i = 0; i < static_cast<size_t>(IRProperty::kCount); ++i) {
+          names.push_back(IRPropertyName(static_cast<IRProperty>(i)));
+        }
+        Fail(item.Mark(), "unknown IR property '" + item.Scalar() + "'; the properties are " + Join(names, ", "));
+      }
+      properties.Add(*property);
+    }
+    return properties;
   }
 
   PipelineStep Step(const YAML::Node& entry) const {

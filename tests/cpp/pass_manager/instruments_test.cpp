@@ -154,6 +154,28 @@ TEST_F(InstrumentTest, PipelineFileCanTurnVerificationOn) {
   EXPECT_NO_THROW(manager.Run(ValidProgram(), quiet));
 }
 
+TEST_F(InstrumentTest, VerificationChecksSSAOnlyWhileSSAFormHolds) {
+  // x is assigned twice: not SSA, but otherwise well formed.
+  auto index = pypto::ir::ScalarType::Make(pypto::ir::DataType::INDEX);
+  auto x = pypto::ir::Var::Make("x", index);
+  auto y = pypto::ir::Var::Make("y", index);
+  auto body = pypto::ir::MakeSeq({pypto::ir::AssignStmt::Make(y, x), pypto::ir::AssignStmt::Make(y, x),
+                                  pypto::ir::ReturnStmt::Make({y})});
+  auto main = pypto::ir::Function::Make("main", pypto::ir::FunctionType::Opaque, {x},
+                                        {pypto::ir::ParamDirection::In}, {index}, body);
+  auto program = pypto::ir::Program::Make("not_ssa", {main});
+  PassContext before_ssa;
+  before_ssa.set_verify(true);
+  EXPECT_NO_THROW(Make("passes:\n  - TestAppend\n").Run(program, before_ssa));
+
+  PassContext in_ssa;
+  in_ssa.set_verify(true);
+  Error e = ErrorFrom([&] { Make("input_properties: [SSAForm]\npasses:\n  - TestAppend\n").Run(program, in_ssa); });
+  EXPECT_EQ(e.kind(), ErrorKind::kVerification);
+  EXPECT_TRUE(Contains(e.message(), "the input program is invalid before the first pass: "));
+  EXPECT_TRUE(Contains(e.message(), "MULTIPLE_ASSIGNMENT"));
+}
+
 TEST_F(InstrumentTest, VerificationRejectsABrokenInput) {
   auto broken = Make("passes:\n  - TestBreakIR\n").Run(ValidProgram());
   PassContext ctx;

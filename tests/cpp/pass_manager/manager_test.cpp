@@ -107,8 +107,8 @@ TEST_F(PassManagerTest, MissingPropertyNamesTheProducer) {
   EXPECT_TRUE(Contains(e.message(), "pass 'TestNeedSSA' (step 2 of pipeline 'p') requires properties that do not "
                                     "hold: SSAForm (every variable is assigned once; loop state is carried by "
                                     "iter_args): no earlier pass of the pipeline produces it; add one that does "
-                                    "(TestProduceSSA) before it, or declare it for the input with "
-                                    "PassContext::set_properties"));
+                                    "(TestProduceSSA) before it, or declare it for the input (the pipeline's "
+                                    "input_properties or PassContext::set_properties)"));
 }
 
 TEST_F(PassManagerTest, MissingPropertyProducedTooLate) {
@@ -145,6 +145,14 @@ TEST_F(PassManagerTest, InputPropertiesSatisfyRequirements) {
   PassContext ctx;
   ctx.set_properties({IRProperty::SSAForm});
   EXPECT_NO_THROW(manager.Run(ValidProgram(), ctx));
+}
+
+TEST_F(PassManagerTest, PipelineDeclaresInputProperties) {
+  PassManager manager = Make("input_properties: [SSAForm]\npasses:\n  - TestNeedSSA\n");
+  PassContext ctx;
+  ctx.set_properties({IRProperty::TypeChecked});
+  manager.Run(ValidProgram(), ctx);
+  EXPECT_EQ(ctx.properties(), (PropertySet{IRProperty::SSAForm, IRProperty::TypeChecked}));
 }
 
 TEST_F(PassManagerTest, PassErrorsNameThePassAndStep) {

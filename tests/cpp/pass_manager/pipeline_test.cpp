@@ -30,6 +30,7 @@ TEST(PipelineParse, ReadsNamesOptionsAndLocations) {
       "name: mine\n"
       "description: for testing\n"
       "verify: true\n"
+      "input_properties: [SSAForm, NoUnrollLoops]\n"
       "passes:\n"
       "  - First\n"
       "  - name: Second\n"
@@ -45,8 +46,10 @@ TEST(PipelineParse, ReadsNamesOptionsAndLocations) {
   EXPECT_TRUE(p.verify);
   EXPECT_EQ(p.pass_names(), (std::vector<std::string>{"First", "Second"}));
   EXPECT_TRUE(p.steps[0].options.empty());
-  EXPECT_EQ(p.steps[0].span, pypto::Span("mine.yaml", 5, 5));
-  EXPECT_EQ(p.steps[1].span, pypto::Span("mine.yaml", 6, 5));
+  EXPECT_EQ(p.input_properties,
+            (pypto::pass::PropertySet{pypto::pass::IRProperty::SSAForm, pypto::pass::IRProperty::NoUnrollLoops}));
+  EXPECT_EQ(p.steps[0].span, pypto::Span("mine.yaml", 6, 5));
+  EXPECT_EQ(p.steps[1].span, pypto::Span("mine.yaml", 7, 5));
   const auto& options = p.steps[1].options;
   ASSERT_EQ(options.size(), 5u);
   EXPECT_EQ(options.Get<std::string>("text"), "hello");
@@ -54,13 +57,14 @@ TEST(PipelineParse, ReadsNamesOptionsAndLocations) {
   EXPECT_EQ(options.Get<int64_t>("count"), 3);
   EXPECT_EQ(options.Get<double>("ratio"), 0.5);
   EXPECT_EQ(options.Get<bool>("flag"), false);
-  EXPECT_EQ(p.steps[1].option_spans.at("count"), pypto::Span("mine.yaml", 10, 14));
+  EXPECT_EQ(p.steps[1].option_spans.at("count"), pypto::Span("mine.yaml", 11, 14));
 }
 
 TEST(PipelineParse, NameDefaultsToTheFileStem) {
   Pipeline p = ParsePipelineString("passes: []\n", "dir/fast.yaml");
   EXPECT_EQ(p.name, "fast");
   EXPECT_FALSE(p.verify);
+  EXPECT_TRUE(p.input_properties.empty());
   EXPECT_TRUE(p.steps.empty());
 }
 
@@ -79,7 +83,8 @@ TEST(PipelineParse, TopLevelMustBeAMapping) {
 TEST(PipelineParse, UnknownFieldListsTheFields) {
   Error e = ParseError("name: x\npass:\n  - A\n");
   EXPECT_EQ(e.span().begin_line, 2);
-  EXPECT_TRUE(Contains(e.message(), "unknown pipeline field 'pass'; the fields are name, description, verify, passes"));
+  EXPECT_TRUE(Contains(e.message(), "unknown pipeline field 'pass'; the fields are name, description, verify, "
+                                    "input_properties, passes"));
 }
 
 TEST(PipelineParse, PassesAreRequired) {
@@ -130,15 +135,29 @@ TEST(PipelineParse, VerifyMustBeABool) {
   EXPECT_TRUE(Contains(e.message(), "'verify' must be true or false, not the scalar 'sometimes'"));
 }
 
+TEST(PipelineParse, UnknownInputPropertyListsTheProperties) {
+  Error e = ParseError("input_properties:\n  - SSAForm\n  - SSA\npasses: []\n");
+  EXPECT_EQ(e.span(), pypto::Span("p.yaml", 3, 5));
+  EXPECT_TRUE(Contains(e.message(), "unknown IR property 'SSA'; the properties are SSAForm, TypeChecked, "));
+}
+
+TEST(PipelineParse, InputPropertiesMustBeAList) {
+  Error e = ParseError("input_properties: SSAForm\npasses: []\n");
+  EXPECT_EQ(e.span().begin_line, 1);
+  EXPECT_TRUE(Contains(e.message(), "'input_properties' must be a list such as [SSAForm], not the scalar 'SSAForm'"));
+}
+
 TEST(PipelineFiles, ShippedPipelines) {
   Pipeline def = pypto::pass::LoadPipeline("default");
   EXPECT_EQ(def.name, "default");
   EXPECT_EQ(def.pass_names(), (std::vector<std::string>{"UnrollLoops", "Simplify"}));
   EXPECT_FALSE(def.verify);
+  EXPECT_EQ(def.input_properties, pypto::pass::PropertySet{pypto::pass::IRProperty::SSAForm});
   EXPECT_EQ(def.source, pypto::plugin::DataDir() / "pipelines" / "default.yaml");
   Pipeline debug = pypto::pass::LoadPipeline("debug");
   EXPECT_EQ(debug.pass_names(), def.pass_names());
   EXPECT_TRUE(debug.verify);
+  EXPECT_EQ(debug.input_properties, def.input_properties);
   auto names = pypto::pass::ListPipelines();
   EXPECT_NE(std::find(names.begin(), names.end(), "default"), names.end());
   EXPECT_NE(std::find(names.begin(), names.end(), "debug"), names.end());

@@ -32,8 +32,9 @@ class PassManager {
 
   // Runs every pass in order. Verification (ctx.verify(), else the
   // pipeline's `verify`) and dumping (ctx.dump_dir()) come first among the
-  // instruments, then ctx.instruments(). ctx.properties() must hold the
-  // input's properties and holds the result's afterwards.
+  // instruments, then ctx.instruments(). The input's properties are
+  // ctx.properties() plus the pipeline's input_properties; afterwards
+  // ctx.properties() holds the result's.
   ir::ProgramPtr Run(const ir::ProgramPtr& program, PassContext& ctx);
   ir::ProgramPtr Run(const ir::ProgramPtr& program);
 

@@ -4,6 +4,7 @@
 //   name: default
 //   description: what the pipeline is for
 //   verify: false              # verify the IR after every pass
+//   input_properties: [SSAForm]  # what the pipeline assumes of its input
 //   passes:
 //     - UnrollLoops            # a pass with its default options
 //     - name: Simplify         # a pass with options
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "pypto/ir/attrs.h"
+#include "pypto/pass/pass.h"
 #include "pypto/support/span.h"
 
 namespace pypto::pass {
@@ -37,6 +39,9 @@ struct Pipeline {
   std::string name;
   std::string description;
   bool verify = false;
+  // Properties the input program is assumed to have; with verification on,
+  // the input is verified against them before the first pass.
+  PropertySet input_properties;
   std::vector<PipelineStep> steps;
   std::filesystem::path source;  // the file it was read from; empty when built in code
 

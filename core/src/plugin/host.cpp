@@ -1,6 +1,5 @@
 #include <algorithm>
 #include <cstdlib>
-#include <set>
 #include <sstream>
 #include <system_error>
 

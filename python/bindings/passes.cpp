@@ -4,6 +4,7 @@
 #include "pypto/pass/instruments.h"
 #include "pypto/pass/manager.h"
 #include "pypto/pass/pipeline.h"
+#include "pypto/support/error.h"
 
 namespace pypto::python {
 
@@ -14,15 +15,9 @@ namespace {
 PropertySet PropertiesFromNames(const std::vector<std::string>& names) {
   PropertySet set;
   for (const auto& name : names) {
-    bool found = false;
-    for (size_t i = 0; i < static_cast<size_t>(IRProperty::kCount); ++i) {
-      auto p = static_cast<IRProperty>(i);
-      if (name == IRPropertyName(p)) {
-        set.Add(p);
-        found = true;
-      }
-    }
-    if (!found) ThrowValueError("unknown IR property '" + name + "'; see pypto.passes.PROPERTIES");
+    auto property = IRPropertyFromName(name);
+    if (!property) ThrowValueError("unknown IR property '" + name + "'; see pypto.passes.PROPERTIES");
+    set.Add(*property);
   }
   return set;
 }

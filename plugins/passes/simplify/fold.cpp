@@ -34,7 +34,11 @@ std::optional<Literal> LiteralOf(const ExprPtr& e) {
     if (c->dtype().is_unsigned_int()) return IntLiteral(static_cast<Wide>(static_cast<uint64_t>(c->value)));
     return IntLiteral(c->value);
   }
-  if (auto c = ir::As<ir::ConstFloat>(e)) return Literal{true, 0, c->value};
+  if (auto c = ir::As<ir::ConstFloat>(e)) {
+    // An FP32 literal holds a double; the target computes with its float rounding.
+    if (c->dtype() == DataType::FP32) return Literal{true, 0, static_cast<double>(static_cast<float>(c->value))};
+    return Literal{true, 0, c->value};
+  }
   return std::nullopt;
 }
 

@@ -95,6 +95,14 @@ TEST(Simplify, KeepsIntegerOverflow) {
   EXPECT_EQ(Simplified(program), program);
 }
 
+TEST(Simplify, RoundsFP32ResultsAndKeepsNarrowerFloats) {
+  auto half = Bin(BinaryOp::Add, Float(1.0, DataType::FP16), Float(2.0, DataType::FP16));
+  auto program = ProgramOf({}, Seq({Return({half})}));
+  EXPECT_EQ(Simplified(program), program);
+  ExpectReturns({}, {Bin(BinaryOp::Add, Float(0.1), Float(0.2)), Bin(BinaryOp::Mul, Float(1e30), Float(1e30))},
+                {Float(static_cast<double>(0.1f + 0.2f)), Bin(BinaryOp::Mul, Float(1e30), Float(1e30))});
+}
+
 TEST(Simplify, FoldsMinMaxPowAndShifts) {
   ExpectReturns({},
                 {Bin(BinaryOp::Min, Int(3), Int(-2)), Bin(BinaryOp::Max, Int(3), Int(-2)),

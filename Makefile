@@ -1,0 +1,37 @@
+# PyPTO developer entry points. `make run` and `make test` each work alone on
+# a fresh Debian 12 machine: they set up, build, then run.
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
+JOBS ?= 2
+
+.PHONY: setup build run test test-cpp test-python clean
+
+setup:
+	@scripts/setup.sh
+
+# `pip install -e .` drives the one CMake build (tree: build/) through
+# scikit-build-core; the C++ tests are built in the same tree.
+build: setup
+	@CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) $(PY) -m pip install --quiet --disable-pip-version-check \
+		--no-build-isolation --no-deps -e . \
+		-Ccmake.define.PYPTO_WERROR=ON -Ccmake.define.PYPTO_BUILD_TESTS=ON
+
+run: build
+	@$(PY) examples/foundation_tour.py
+
+test: build
+	@status=0; \
+	$(MAKE) --no-print-directory test-cpp || status=1; \
+	$(MAKE) --no-print-directory test-python || status=1; \
+	exit $$status
+
+test-cpp:
+	@cd build && ctest --output-on-failure -j$(JOBS) --timeout 600
+
+test-python:
+	@cd tests/python && ../../$(PY) -m pytest -q -p no:cacheprovider .
+
+clean:
+	rm -rf build

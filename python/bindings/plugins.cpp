@@ -1,0 +1,57 @@
+// Plugins and passes seen from Python: discovery, explicit loading, search
+// paths, and the list of passes the plugins provide.
+#include "casters.h"
+#include "pypto/pass/registry.h"
+#include "pypto/plugin/host.h"
+
+namespace pypto::python {
+
+using namespace plugin;
+
+namespace {
+py::dict RecordToDict(const PluginRecord& rec) {
+  py::dict d;
+  d["name"] = rec.manifest.name;
+  d["kind"] = rec.manifest.kind;
+  d["version"] = rec.manifest.version;
+  d["abi"] = rec.manifest.abi;
+  d["path"] = rec.manifest.library_path();
+  d["manifest"] = rec.manifest.manifest_path;
+  d["provides"] = rec.manifest.provides;
+  d["requires"] = rec.manifest.requires_;
+  d["description"] = rec.manifest.description;
+  d["loaded"] = rec.loaded;
+  return d;
+}
+}  // namespace
+
+void BindPlugins(py::module_& m) {
+  m.def("discover", []() {
+    py::list out;
+    for (const auto& rec : PluginHost::Global().Discover()) out.append(RecordToDict(rec));
+    return out;
+  }, "Every plugin found on the search paths, as dicts, sorted by name.");
+  m.def("search_paths", []() { return PluginHost::Global().SearchPaths(); });
+  m.def("add_search_path", [](const std::filesystem::path& dir) { PluginHost::Global().AddSearchPath(dir); },
+        py::arg("dir"));
+  m.def("load", [](const std::string& name) { PluginHost::Global().Load(name); }, py::arg("name"),
+        "Loads a discovered plugin (and the plugins it requires).");
+  m.def("load_manifest", [](const std::filesystem::path& path) { PluginHost::Global().LoadManifest(path); },
+        py::arg("manifest_path"), "Loads the plugin a manifest.yaml outside the search paths describes.");
+  m.def("is_loaded", [](const std::string& name) { return PluginHost::Global().IsLoaded(name); }, py::arg("name"));
+  m.def("core_library_dir", &CoreLibraryDir);
+  m.def("data_dir", &DataDir);
+  m.def("list_passes", []() {
+    py::list out;
+    for (const auto& info : pass::PassRegistry::Global().List()) {
+      py::dict d;
+      d["name"] = info.name;
+      d["description"] = info.description;
+      d["plugin"] = info.plugin;
+      out.append(d);
+    }
+    return out;
+  }, "Every pass the discovered plugins provide, sorted by name.");
+}
+
+}  // namespace pypto::python

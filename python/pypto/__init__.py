@@ -1,0 +1,31 @@
+"""PyPTO: a compiler and runtime for tile-level kernels written in Python."""
+
+from pypto._core import (
+    Error,
+    FileError,
+    InternalError,
+    InvalidIndexError,
+    InvalidTypeError,
+    InvalidValueError,
+    PipelineError,
+    PluginError,
+    VerificationError,
+    __version__,
+)
+from pypto import ir, ops, plugins
+
+__all__ = [
+    "Error",
+    "FileError",
+    "InternalError",
+    "InvalidIndexError",
+    "InvalidTypeError",
+    "InvalidValueError",
+    "PipelineError",
+    "PluginError",
+    "VerificationError",
+    "__version__",
+    "ir",
+    "ops",
+    "plugins",
+]

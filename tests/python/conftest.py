@@ -1,0 +1,8 @@
+import pytest
+
+from pypto import ir
+
+
+@pytest.fixture
+def index():
+    return ir.ScalarType(ir.DataType.INDEX)

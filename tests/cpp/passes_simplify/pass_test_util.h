@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "pypto/ir/reflection.h"
+#include "pypto/ir/verifier.h"
 #include "pypto/ir/visitor.h"
 
 namespace pypto::test {
@@ -137,6 +138,21 @@ class StructureMatcher {
     auto pypto_ir_diff = ::pypto::test::StructureMatcher().Diff((actual), (expected));     \
     EXPECT_FALSE(pypto_ir_diff.has_value()) << *pypto_ir_diff;                             \
   } while (0)
+
+// The verifier's structural rules (SSA, scoping, yields, break/continue,
+// returns). Type checking is off: the tests call unregistered ops.
+inline std::string VerifierErrors(const ProgramPtr& program) {
+  VerifyOptions options;
+  options.type_check = false;
+  options.placement = false;
+  std::string errors;
+  for (const auto& d : Verify(program, options)) {
+    if (d.severity == Diagnostic::Severity::kError) errors += d.ToString() + "\n";
+  }
+  return errors;
+}
+
+#define EXPECT_VALID_IR(program) EXPECT_EQ(::pypto::test::VerifierErrors(program), "")
 
 // Every variable the program defines, in definition order.
 class DefCollector : public IRVisitor {

@@ -16,10 +16,14 @@ using passes::SimplifyPass;
 PYPTO_REGISTER_OP("test.pure").add_variadic_argument("args");
 PYPTO_REGISTER_OP("test.store").add_argument("src").add_argument("dst").set_arg_effect(1, ops::ArgEffect::kWrite);
 
+// Runs the pass on a valid program and checks that the result is valid too.
 ProgramPtr Simplified(const ProgramPtr& program, const pass::PassOptions& options = {}) {
+  EXPECT_VALID_IR(program);
   SimplifyPass pass;
   pass.Configure(options);
-  return pass.Apply(program);
+  ProgramPtr out = pass.Apply(program);
+  EXPECT_VALID_IR(out);
+  return out;
 }
 
 // `return values` after simplification of a function with params `params`.
@@ -308,7 +312,7 @@ TEST(Simplify, ReportsAnIfWhoseBranchDoesNotYieldItsReturnVars) {
   auto r = IndexVar("r");
   auto bad_if = IfStmt::Make(Bool(true), Seq({}), Seq({Yield({Int(1)})}), {r}, Span("kernel.py", 7, 3));
   try {
-    Simplified(ProgramOf({}, Seq({bad_if, Return({r})})));
+    SimplifyPass().Apply(ProgramOf({}, Seq({bad_if, Return({r})})));
     FAIL() << "an if without a yield for its return var was accepted";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::kVerification);

@@ -9,10 +9,14 @@ namespace {
 
 using passes::UnrollLoopsPass;
 
+// Runs the pass on a valid program and checks that the result is valid too.
 ProgramPtr Unrolled(const ProgramPtr& program, const pass::PassOptions& options = {}) {
+  EXPECT_VALID_IR(program);
   UnrollLoopsPass pass;
   pass.Configure(options);
-  return pass.Apply(program);
+  ProgramPtr out = pass.Apply(program);
+  EXPECT_VALID_IR(out);
+  return out;
 }
 
 StmtPtr UnrollLoop(const VarPtr& var, int64_t start, int64_t stop, int64_t step, StmtPtr body,
@@ -24,10 +28,12 @@ StmtPtr UnrollLoop(const VarPtr& var, int64_t start, int64_t stop, int64_t step,
 
 StmtPtr Touch(std::vector<ExprPtr> args) { return Eval(CallOp("test.touch", std::move(args))); }
 
-// The error `program` raises when unrolled.
+// The error `program` (valid or not) raises when unrolled.
 Error UnrollError(const ProgramPtr& program, const pass::PassOptions& options = {}) {
+  UnrollLoopsPass pass;
+  pass.Configure(options);
   try {
-    Unrolled(program, options);
+    pass.Apply(program);
   } catch (const Error& e) {
     return e;
   }

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "passes_simplify/pass_test_util.h"
+#include "pypto/ir/printer.h"
 #include "pypto/support/error.h"
 #include "unroll_loops.h"
 
@@ -90,6 +91,49 @@ TEST(UnrollLoops, ThreadsIterArgsAndRenamesEveryDefinition) {
   EXPECT_EQ(As<AssignStmt>(stmts[0])->var->name_hint, "next_0");
   EXPECT_EQ(As<AssignStmt>(stmts[2])->var->name_hint, "next_2");
   EXPECT_EQ(As<AssignStmt>(stmts[3])->var, total);  // the return var keeps its identity for later uses
+}
+
+TEST(UnrollLoops, UnrollsTheReadmeExample) {
+  auto n = IndexVar("n");
+  auto i = IndexVar("i");
+  auto acc = IterArg::Make("acc", Scalar(DataType::INDEX), n);
+  auto next = IndexVar("nxt");
+  auto total = IndexVar("total");
+  auto loop = UnrollLoop(i, 0, 3, 1, Seq({Assign(next, Bin(BinaryOp::Add, acc, i)), Yield({next})}), {acc}, {total});
+  auto program = ProgramOf({n}, Seq({loop, Return({total})}), {Scalar(DataType::INDEX)});
+  EXPECT_EQ(PrintFunction(program->functions[0]),
+            "@pl.function\n"
+            "def main(self, n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n"
+            "    for i, (acc,) in pl.unroll(0, 3, 1, init_values=(n,)):\n"
+            "        nxt: pl.Scalar[pl.INDEX] = acc + i\n"
+            "        total: pl.Scalar[pl.INDEX] = pl.yield_(nxt)\n"
+            "    return total\n");
+  EXPECT_EQ(PrintFunction(Unrolled(program)->functions[0]),
+            "@pl.function\n"
+            "def main(self, n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n"
+            "    nxt_0: pl.Scalar[pl.INDEX] = n + 0\n"
+            "    nxt_1: pl.Scalar[pl.INDEX] = nxt_0 + 1\n"
+            "    nxt_2: pl.Scalar[pl.INDEX] = nxt_1 + 2\n"
+            "    total: pl.Scalar[pl.INDEX] = nxt_2\n"
+            "    return total\n");
+}
+
+TEST(UnrollLoops, PrintsNestedExpansionsWithPerCopyNames) {
+  auto i = IndexVar("i");
+  auto j = IndexVar("j");
+  auto x = IndexVar("x");
+  auto inner = ForStmt::Make(j, Int(0), i, Int(1), {}, Seq({Assign(x, Bin(BinaryOp::Mul, i, j)), Touch({x})}), {},
+                             ForKind::Unroll);
+  auto out = Unrolled(ProgramOf({}, Seq({UnrollLoop(i, 1, 3, 1, Seq({inner}))})));
+  EXPECT_EQ(PrintFunction(out->functions[0]),
+            "@pl.function\n"
+            "def main(self):\n"
+            "    x_0_0: pl.Scalar[pl.INDEX] = 1 * 0\n"
+            "    pl.test.touch(x_0_0)\n"
+            "    x_1_0: pl.Scalar[pl.INDEX] = 2 * 0\n"
+            "    pl.test.touch(x_1_0)\n"
+            "    x_1_1: pl.Scalar[pl.INDEX] = 2 * 1\n"
+            "    pl.test.touch(x_1_1)\n");
 }
 
 TEST(UnrollLoops, BindsComputedYieldsBeforeTheNextCopy) {

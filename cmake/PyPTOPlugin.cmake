@@ -1,4 +1,5 @@
-# pypto_add_plugin(<name> KIND pass|backend|kernel SOURCES ... [MANIFEST file] [LINK ...])
+# pypto_add_plugin(<name> KIND pass|backend|kernel SOURCES ... [MANIFEST file] [LINK ...]
+#                  [OUTPUT_DIR dir] [INSTALL_DIR dir])
 #
 # Builds a PyPTO plugin: a shared library that exports `pypto_plugin_entry`,
 # placed with its manifest.yaml in its own folder of the plugin directory, so
@@ -19,7 +20,8 @@ function(pypto_add_plugin name)
     if(DEFINED PYPTO_PLUGIN_OUTPUT_DIR)
       set(ARG_OUTPUT_DIR ${PYPTO_PLUGIN_OUTPUT_DIR}/${name})
     else()
-      set(ARG_OUTPUT_DIR ${CMAKE_CURRENT_BINARY_DIR}/plugins/${name})
+      # One folder for all plugins of a project: one PYPTO_PLUGIN_PATH entry finds them.
+      set(ARG_OUTPUT_DIR ${CMAKE_BINARY_DIR}/plugins/${name})
     endif()
   endif()
 

@@ -11,6 +11,7 @@ void BindIRNodes(py::module_& m);
 void BindIRFunctions(py::module_& m);
 void BindOps(py::module_& m);
 void BindPlugins(py::module_& m);
+void BindPasses(py::module_& m);
 
 }  // namespace pypto::python
 
@@ -27,4 +28,6 @@ PYBIND11_MODULE(_core, m) {
   BindOps(ops);
   auto plugins = m.def_submodule("plugins", "Plugin discovery and loading; passes and pipelines");
   BindPlugins(plugins);
+  auto passes = m.def_submodule("passes", "Pass pipelines and the pass manager");
+  BindPasses(passes);
 }

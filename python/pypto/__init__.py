@@ -12,7 +12,7 @@ from pypto._core import (
     VerificationError,
     __version__,
 )
-from pypto import ir, ops, plugins
+from pypto import ir, ops, passes, plugins
 
 __all__ = [
     "Error",
@@ -27,5 +27,6 @@ __all__ = [
     "__version__",
     "ir",
     "ops",
+    "passes",
     "plugins",
 ]

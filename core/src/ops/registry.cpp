@@ -30,6 +30,15 @@ const char* PlacementName(Placement p) {
   return "?";
 }
 
+const char* ArgEffectName(ArgEffect e) {
+  switch (e) {
+    case ArgEffect::kRead: return "Read";
+    case ArgEffect::kWrite: return "Write";
+    case ArgEffect::kReadWrite: return "ReadWrite";
+  }
+  return "?";
+}
+
 const char* AttrKindName(AttrKind k) {
   switch (k) {
     case AttrKind::kBool: return "bool";
@@ -54,10 +63,14 @@ std::optional<AttrValue> DeduceContext::Kwarg(const std::string& name) const {
   return std::nullopt;
 }
 
+std::string DeduceContext::ArgName(size_t i) const {
+  if (i < op_.args().size()) return op_.args()[i].name;
+  if (!op_.args().empty() && op_.args().back().variadic) return op_.args().back().name;
+  return "#" + std::to_string(i);
+}
+
 void DeduceContext::ArgError(size_t i, const std::string& expected) const {
-  std::string arg_name = i < op_.args().size() ? op_.args()[i].name
-                         : (!op_.args().empty() && op_.args().back().variadic) ? op_.args().back().name
-                                                                               : "#" + std::to_string(i);
+  std::string arg_name = ArgName(i);
   std::string got = i < args_.size() ? TypeToString(args_[i]->type) : "nothing";
   ThrowTypeError(op_.name() + ": argument '" + arg_name + "' (position " + std::to_string(i) + ") must be " +
                      expected + ", got " + got,
@@ -132,8 +145,17 @@ OpDef& OpDef::add_enum_kwarg(std::string name, std::string enum_type, std::optio
                      std::move(doc)});
   return *this;
 }
+OpDef& OpDef::add_required_enum_kwarg(std::string name, std::string enum_type, std::string doc) {
+  kwargs_.push_back({std::move(name), AttrKind::kEnum, std::move(enum_type), std::nullopt, true, std::move(doc)});
+  return *this;
+}
 OpDef& OpDef::set_arg_effect(int index, ArgEffect effect) {
   arg_effects_[index] = effect;
+  return *this;
+}
+OpDef& OpDef::set_arg_effect(int index, ArgEffectFn resolver) {
+  arg_effects_[index] = resolver(Attrs{});
+  arg_effect_fns_[index] = std::move(resolver);
   return *this;
 }
 OpDef& OpDef::set_input_memory(int index, std::vector<MemorySpace> allowed) {
@@ -191,6 +213,11 @@ const KwargSpec* OpDef::FindKwarg(const std::string& name) const {
 ArgEffect OpDef::arg_effect(int index) const {
   auto it = arg_effects_.find(index);
   return it == arg_effects_.end() ? ArgEffect::kRead : it->second;
+}
+
+ArgEffect OpDef::arg_effect(int index, const Attrs& kwargs) const {
+  auto fn = arg_effect_fns_.find(index);
+  return fn == arg_effect_fns_.end() ? arg_effect(index) : fn->second(kwargs);
 }
 
 const std::vector<MemorySpace>* OpDef::input_memory(int index) const {

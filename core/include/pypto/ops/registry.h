@@ -37,6 +37,9 @@ const char* PlacementName(Placement p);
 
 // How an op uses one of its positional arguments.
 enum class ArgEffect { kRead, kWrite, kReadWrite };
+const char* ArgEffectName(ArgEffect e);
+// For ops whose effect depends on a keyword (an atomic store reads what it adds to).
+using ArgEffectFn = std::function<ArgEffect(const Attrs& kwargs)>;
 
 // The kind a keyword argument must have. kEnum also names the enum type.
 enum class AttrKind { kBool, kInt, kFloat, kString, kDataType, kEnum, kExpr, kIntList, kStringList, kExprList };
@@ -106,6 +109,8 @@ class DeduceContext {
   // A list argument given as a MakeTuple of scalar exprs (offsets, shapes).
   std::vector<ExprPtr> IndexListArg(size_t i) const;
 
+  // The schema name of argument i ("lhs"); variadic tails share the last name.
+  std::string ArgName(size_t i) const;
   [[noreturn]] void ArgError(size_t i, const std::string& expected) const;
   [[noreturn]] void Error(const std::string& message) const;
 
@@ -133,7 +138,9 @@ class OpDef {
   OpDef& add_required_kwarg(std::string name, AttrKind kind, std::string doc = "");
   OpDef& add_enum_kwarg(std::string name, std::string enum_type, std::optional<AttrValue> default_value = std::nullopt,
                         std::string doc = "");
+  OpDef& add_required_enum_kwarg(std::string name, std::string enum_type, std::string doc = "");
   OpDef& set_arg_effect(int index, ArgEffect effect);
+  OpDef& set_arg_effect(int index, ArgEffectFn resolver);
   // Allowed memory spaces of tile argument `index` (checked once spaces are inferred).
   OpDef& set_input_memory(int index, std::vector<MemorySpace> allowed);
   OpDef& set_output_memory(MemorySpace space);
@@ -156,7 +163,9 @@ class OpDef {
   const std::vector<ArgSpec>& args() const { return args_; }
   const std::vector<KwargSpec>& kwargs() const { return kwargs_; }
   const KwargSpec* FindKwarg(const std::string& name) const;
+  // The effect with default kwargs; arg_effect(index, kwargs) resolves keyword-dependent effects.
   ArgEffect arg_effect(int index) const;
+  ArgEffect arg_effect(int index, const Attrs& kwargs) const;
   const std::map<int, ArgEffect>& arg_effects() const { return arg_effects_; }
   const std::vector<MemorySpace>* input_memory(int index) const;
   const OutputMemoryRule& output_memory() const { return output_memory_; }
@@ -180,6 +189,7 @@ class OpDef {
   std::vector<ArgSpec> args_;
   std::vector<KwargSpec> kwargs_;
   std::map<int, ArgEffect> arg_effects_;
+  std::map<int, ArgEffectFn> arg_effect_fns_;
   std::map<int, std::vector<MemorySpace>> input_memory_;
   OutputMemoryRule output_memory_;
   std::optional<int> output_reuses_input_;

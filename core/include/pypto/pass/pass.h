@@ -7,6 +7,7 @@
 #include <bitset>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,8 @@ enum class IRProperty {
 };
 const char* IRPropertyName(IRProperty p);
 const char* IRPropertyDescription(IRProperty p);
+// The property named `name` ("SSAForm"), if there is one.
+std::optional<IRProperty> IRPropertyFromName(const std::string& name);
 
 class PropertySet {
  public:

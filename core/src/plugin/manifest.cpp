@@ -1,0 +1,176 @@
+#include <algorithm>
+#include <set>
+#include <system_error>
+
+#include "pypto/plugin/abi.h"
+#include "pypto/plugin/host.h"
+#include "pypto/support/error.h"
+#include "pypto/support/strings.h"
+#include "yaml_file.h"
+
+namespace pypto::plugin {
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::vector<std::string> kRequiredFields = {"name", "kind", "version", "abi", "library", "provides"};
+const std::vector<std::string> kOptionalFields = {"requires", "description"};
+const std::vector<std::string> kKinds = {"pass", "backend", "kernel"};
+
+class ManifestReader {
+ public:
+  explicit ManifestReader(fs::path path) : path_(std::move(path)) {}
+
+  Manifest Read() {
+    const YAML::Node root = LoadYamlFile(path_, ErrorKind::kPlugin, "plugin manifest");
+    if (!root.IsMap()) {
+      Fail(root.Mark(), "a plugin manifest is a mapping of fields (" + Join(kRequiredFields, ", ") + "), not " +
+                            YamlKindName(root));
+    }
+    CheckFieldNames(root);
+    Manifest m;
+    m.manifest_path = path_;
+    m.name = Text(root, "name");
+    m.kind = Kind(root);
+    m.version = Text(root, "version");
+    m.abi = Abi(root);
+    m.library = Library(root);
+    m.provides = List(root, "provides");
+    if (root["requires"]) m.requires_ = List(root, "requires");
+    if (root["description"]) m.description = Text(root, "description");
+    return m;
+  }
+
+ private:
+  [[noreturn]] void Fail(const YAML::Mark& mark, const std::string& message) const {
+    throw Error(ErrorKind::kPlugin, message, SpanOf(path_, mark));
+  }
+
+  void CheckFieldNames(const YAML::Node& root) const {
+    std::set<std::string> present;
+    for (const auto& entry : root) {
+      std::string key = entry.first.Scalar();
+      bool known = std::count(kRequiredFields.begin(), kRequiredFields.end(), key) > 0 ||
+                   std::count(kOptionalFields.begin(), kOptionalFields.end(), key) > 0;
+      if (!known) {
+        Fail(entry.first.Mark(), "unknown manifest field '" + key + "'; the fields are " +
+                                     Join(kRequiredFields, ", ") + " and optionally " + Join(kOptionalFields, ", "));
+      }
+      present.insert(key);
+    }
+    for (const auto& field : kRequiredFields) {
+      if (!present.count(field)) {
+        Fail(root.Mark(), "the manifest has no '" + field + "' field; add it (required fields: " +
+                              Join(kRequiredFields, ", ") + ")");
+      }
+    }
+  }
+
+  std::string Text(const YAML::Node& root, const std::string& field) const {
+    YAML::Node node = root[field];
+    if (!node.IsScalar() || node.Scalar().empty()) {
+      Fail(node.Mark(), "manifest field '" + field + "' must be a non-empty text, not " + YamlKindName(node));
+    }
+    return node.Scalar();
+  }
+
+  std::string Kind(const YAML::Node& root) const {
+    std::string kind = Text(root, "kind");
+    if (std::count(kKinds.begin(), kKinds.end(), kind) == 0) {
+      Fail(root["kind"].Mark(), "unknown plugin kind '" + kind + "'; kind is one of " + Join(kKinds, ", "));
+    }
+    return kind;
+  }
+
+  int Abi(const YAML::Node& root) const {
+    YAML::Node node = root["abi"];
+    int abi = 0;
+    if (!node.IsScalar() || !YAML::convert<int>::decode(node, abi)) {
+      Fail(node.Mark(), "manifest field 'abi' must be an integer (this PyPTO's plugin ABI is " +
+                            std::to_string(PYPTO_PLUGIN_ABI_VERSION) + "), not " + YamlKindName(node));
+    }
+    if (abi != PYPTO_PLUGIN_ABI_VERSION) {
+      Fail(node.Mark(), "the manifest declares plugin ABI " + std::to_string(abi) + " but this PyPTO (" +
+                            PYPTO_VERSION_STRING + ") has plugin ABI " + std::to_string(PYPTO_PLUGIN_ABI_VERSION) +
+                            "; rebuild the plugin against this PyPTO");
+    }
+    return abi;
+  }
+
+  std::string Library(const YAML::Node& root) const {
+    std::string library = Text(root, "library");
+    if (fs::path(library).filename() != fs::path(library)) {
+      Fail(root["library"].Mark(),
+           "manifest field 'library' must be a file name in the manifest's folder, not the path '" + library + "'");
+    }
+    return library;
+  }
+
+  std::vector<std::string> List(const YAML::Node& root, const std::string& field) const {
+    YAML::Node node = root[field];
+    if (!node.IsSequence()) {
+      Fail(node.Mark(), "manifest field '" + field + "' must be a list such as [A, B], not " + YamlKindName(node));
+    }
+    std::vector<std::string> items;
+    for (const auto& item : node) {
+      if (!item.IsScalar() || item.Scalar().empty()) {
+        Fail(item.Mark(), "every entry of manifest field '" + field + "' must be a name, not " + YamlKindName(item));
+      }
+      items.push_back(item.Scalar());
+    }
+    return items;
+  }
+
+  fs::path path_;
+};
+
+// The manifests of one search folder: its own and its subfolders', in name order.
+std::vector<fs::path> ManifestsIn(const fs::path& dir) {
+  std::vector<fs::path> found;
+  std::error_code ec;
+  if (fs::is_regular_file(dir / "manifest.yaml", ec)) found.push_back(dir / "manifest.yaml");
+  std::vector<fs::path> subdirs;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (entry.is_directory(ec)) subdirs.push_back(entry.path());
+  }
+  std::sort(subdirs.begin(), subdirs.end());
+  for (const auto& sub : subdirs) {
+    if (fs::is_regular_file(sub / "manifest.yaml", ec)) found.push_back(sub / "manifest.yaml");
+  }
+  return found;
+}
+
+fs::path Canonical(const fs::path& p) {
+  std::error_code ec;
+  fs::path c = fs::weakly_canonical(p, ec);
+  return ec ? p : c;
+}
+
+}  // namespace
+
+Manifest ParseManifest(const fs::path& path) { return ManifestReader(path).Read(); }
+
+std::vector<Manifest> FindManifests(const std::vector<fs::path>& dirs) {
+  std::vector<Manifest> manifests;
+  std::set<fs::path> seen_dirs;
+  std::set<fs::path> seen_files;
+  for (const auto& dir : dirs) {
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec) || !seen_dirs.insert(Canonical(dir)).second) continue;
+    for (const auto& file : ManifestsIn(dir)) {
+      if (!seen_files.insert(Canonical(file)).second) continue;
+      Manifest m = ParseManifest(Canonical(file));
+      for (const auto& other : manifests) {
+        if (other.name == m.name) {
+          throw Error(ErrorKind::kPlugin, "two plugins are named '" + m.name + "': " + other.manifest_path.string() +
+                                              " and " + m.manifest_path.string() +
+                                              "; remove one of them from the search path or rename it");
+        }
+      }
+      manifests.push_back(std::move(m));
+    }
+  }
+  return manifests;
+}
+
+}  // namespace pypto::plugin

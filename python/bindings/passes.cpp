@@ -1,0 +1,101 @@
+// Passes and pipelines seen from Python: load a pipeline by name or path,
+// run it over a program with dumping, verification and timing.
+#include "casters.h"
+#include "pypto/pass/instruments.h"
+#include "pypto/pass/manager.h"
+#include "pypto/pass/pipeline.h"
+
+namespace pypto::python {
+
+using namespace pass;
+
+namespace {
+
+PropertySet PropertiesFromNames(const std::vector<std::string>& names) {
+  PropertySet set;
+  for (const auto& name : names) {
+    bool found = false;
+    for (size_t i = 0; i < static_cast<size_t>(IRProperty::kCount); ++i) {
+      auto p = static_cast<IRProperty>(i);
+      if (name == IRPropertyName(p)) {
+        set.Add(p);
+        found = true;
+      }
+    }
+    if (!found) ThrowValueError("unknown IR property '" + name + "'; see pypto.passes.PROPERTIES");
+  }
+  return set;
+}
+
+std::vector<std::string> PropertyNames(const PropertySet& set) {
+  std::vector<std::string> names;
+  for (auto p : set.ToVector()) names.emplace_back(IRPropertyName(p));
+  return names;
+}
+
+py::dict PipelineToDict(const Pipeline& p) {
+  py::dict d;
+  d["name"] = p.name;
+  d["description"] = p.description;
+  d["verify"] = p.verify;
+  d["source"] = p.source;
+  d["input_properties"] = PropertyNames(p.input_properties);
+  py::list steps;
+  for (const auto& s : p.steps) {
+    py::dict step;
+    step["pass"] = s.pass;
+    step["options"] = py::cast(s.options);
+    steps.append(step);
+  }
+  d["passes"] = steps;
+  return d;
+}
+
+}  // namespace
+
+void BindPasses(py::module_& m) {
+  py::dict properties;
+  for (size_t i = 0; i < static_cast<size_t>(IRProperty::kCount); ++i) {
+    auto p = static_cast<IRProperty>(i);
+    properties[py::str(IRPropertyName(p))] = IRPropertyDescription(p);
+  }
+  m.attr("PROPERTIES") = properties;
+
+  py::class_<PassInstrument, std::shared_ptr<PassInstrument>>(m, "PassInstrument")
+      .def_property_readonly("name", &PassInstrument::name);
+  py::class_<TimingInstrument, PassInstrument, std::shared_ptr<TimingInstrument>>(m, "TimingInstrument")
+      .def(py::init<>())
+      .def("report", &TimingInstrument::Report, "Per-pass wall time as a text table.")
+      .def("to_json", &TimingInstrument::ToJson)
+      .def_property_readonly("total_milliseconds", &TimingInstrument::total_milliseconds);
+
+  m.def("list_pipelines", &ListPipelines, "Names of the pipelines shipped with PyPTO.");
+  m.def(
+      "load_pipeline", [](const std::string& name_or_path) { return PipelineToDict(LoadPipeline(name_or_path)); },
+      py::arg("name_or_path"), "A pipeline file as a dict (name, description, verify, passes).");
+
+  py::class_<PassManager>(m, "PassManager")
+      .def(py::init([](const std::string& name_or_path) { return PassManager::FromPipeline(name_or_path); }),
+           py::arg("pipeline"), "Builds every pass of a pipeline, given by name (`default`) or YAML path.")
+      .def_property_readonly("pass_names", &PassManager::pass_names)
+      .def_property_readonly("pipeline", [](const PassManager& pm) { return PipelineToDict(pm.pipeline()); })
+      .def(
+          "run",
+          [](PassManager& pm, const std::shared_ptr<ir::Program>& program, std::optional<std::filesystem::path> dump_dir,
+             std::optional<bool> verify, std::vector<std::string> input_properties,
+             std::vector<std::shared_ptr<PassInstrument>> instruments) {
+            PassContext ctx;
+            if (dump_dir) ctx.set_dump_dir(*dump_dir);
+            if (verify) ctx.set_verify(*verify);
+            ctx.set_properties(PropertiesFromNames(input_properties));
+            for (auto& inst : instruments) ctx.AddInstrument(inst);
+            return pm.Run(program, ctx);
+          },
+          py::arg("program"), py::kw_only(), py::arg("dump_dir") = py::none(), py::arg("verify") = py::none(),
+          py::arg("input_properties") = std::vector<std::string>(),
+          py::arg("instruments") = std::vector<std::shared_ptr<PassInstrument>>(),
+          "Runs the pipeline. dump_dir writes passes_dump/NN_<Pass>.py after every pass; verify runs the "
+          "verifier between passes (default: the pipeline file's `verify`).");
+}
+
+}  // namespace pypto::python

@@ -1,0 +1,151 @@
+// The registry as a whole: listing order, declarations every op must carry,
+// placement per op, and the read/write effects passes rely on.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "op_test_util.h"
+
+namespace pypto::ops::testing {
+namespace {
+
+std::vector<const OpDef*> OurOps() {
+  std::vector<const OpDef*> ops;
+  for (const OpDef* op : OpRegistry::Global().List()) {
+    const std::string ns = op->name_space();
+    if (ns == "tensor" || ns == "tile" || ns == "system" || ns == "array") ops.push_back(op);
+  }
+  return ops;
+}
+
+TEST(OpRegistryListing, NamesAreSortedAndUnique) {
+  std::vector<std::string> names;
+  for (const OpDef* op : OpRegistry::Global().List()) names.push_back(op->name());
+  EXPECT_TRUE(std::is_sorted(names.begin(), names.end()));
+  EXPECT_EQ(std::set<std::string>(names.begin(), names.end()).size(), names.size());
+}
+
+TEST(OpRegistryListing, RegistersTheOperatorSet) {
+  std::map<std::string, int> per_namespace;
+  for (const OpDef* op : OurOps()) ++per_namespace[op->name_space()];
+  EXPECT_EQ(per_namespace["tensor"], 79);
+  EXPECT_EQ(per_namespace["tile"], 95);
+  EXPECT_EQ(per_namespace["system"], 9);
+  EXPECT_EQ(per_namespace["array"], 3);
+}
+
+TEST(OpRegistryListing, EveryOpIsDescribedAndDeducesTypes) {
+  for (const OpDef* op : OurOps()) {
+    EXPECT_FALSE(op->description().empty()) << op->name();
+    EXPECT_TRUE(op->has_type_deduce()) << op->name();
+  }
+}
+
+TEST(OpRegistryListing, CategoriesFollowNamespaces) {
+  for (const OpDef* op : OurOps()) {
+    const std::string ns = op->name_space();
+    if (ns == "system") {
+      EXPECT_TRUE(op->category() == OpCategory::kSyncOp || op->category() == OpCategory::kSystemOp) << op->name();
+      continue;
+    }
+    const std::map<std::string, OpCategory> expected = {
+        {"tensor", OpCategory::kTensorOp}, {"tile", OpCategory::kTileOp}, {"array", OpCategory::kArrayOp}};
+    EXPECT_EQ(op->category(), expected.at(ns)) << op->name();
+  }
+}
+
+TEST(OpRegistryListing, Placement) {
+  const std::set<std::string> control_plane = {"tensor.slice", "tensor.reshape", "tensor.transpose", "tensor.dim",
+                                               "tensor.read",  "tensor.write",   "tensor.assemble"};
+  for (const OpDef* op : OurOps()) {
+    const std::string ns = op->name_space();
+    Placement expected = Placement::kAnywhere;
+    if (op->name() == "tensor.create") {
+      expected = Placement::kOrchestrationOnly;
+    } else if (ns == "tile" || op->category() == OpCategory::kSyncOp ||
+               (ns == "tensor" && !control_plane.count(op->name()))) {
+      expected = Placement::kInCoreOnly;
+    }
+    EXPECT_EQ(op->placement(), expected) << op->name() << " is placed " << PlacementName(op->placement());
+  }
+}
+
+// Ops whose result is one of their arguments' storage, and that argument's effect.
+const std::map<std::string, std::pair<int, ArgEffect>> kWriters = {
+    {"tensor.assemble", {0, ArgEffect::kReadWrite}},   {"tensor.write", {0, ArgEffect::kWrite}},
+    {"tensor.matmul_acc", {0, ArgEffect::kReadWrite}}, {"tile.store", {2, ArgEffect::kWrite}},
+    {"tile.assemble", {0, ArgEffect::kReadWrite}},     {"tile.write", {0, ArgEffect::kReadWrite}},
+    {"tile.matmul_acc", {0, ArgEffect::kReadWrite}},   {"array.update_element", {0, ArgEffect::kReadWrite}},
+};
+
+TEST(OpRegistryListing, WritersDeclareTheirEffectAndReuse) {
+  for (const auto& [name, effect] : kWriters) {
+    const OpDef& op = OpRegistry::Global().Get(name);
+    EXPECT_EQ(op.output_reuses_input(), effect.first) << name;
+    EXPECT_EQ(op.arg_effect(effect.first), effect.second) << name;
+  }
+}
+
+TEST(OpRegistryListing, OnlyDeclaredWritersWrite) {
+  for (const OpDef* op : OurOps()) {
+    for (const auto& [index, effect] : op->arg_effects()) {
+      if (effect == ArgEffect::kRead) continue;
+      EXPECT_TRUE(kWriters.count(op->name()))
+          << op->name() << " has effect " << ArgEffectName(effect) << " on argument " << index;
+    }
+    if (auto reused = op->output_reuses_input()) {
+      EXPECT_NE(op->arg_effect(*reused), ArgEffect::kRead) << op->name() << " reuses an argument it only reads";
+    }
+  }
+}
+
+TEST(OpRegistryListing, KeywordDependentEffects) {
+  const OpDef& store = OpRegistry::Global().Get("tile.store");
+  EXPECT_EQ(store.arg_effect(2, Attrs{}), ArgEffect::kWrite);
+  EXPECT_EQ(store.arg_effect(2, Attrs{{"atomic", int64_t{1}}}), ArgEffect::kReadWrite);
+  EXPECT_EQ(store.arg_effect(0, Attrs{{"atomic", int64_t{1}}}), ArgEffect::kRead);
+  const OpDef& syncall = OpRegistry::Global().Get("system.syncall");
+  EXPECT_EQ(syncall.arg_effect(0, Attrs{}), ArgEffect::kRead);
+  EXPECT_EQ(syncall.arg_effect(0, Attrs{{"mode", std::string("soft")}}), ArgEffect::kReadWrite);
+}
+
+TEST(OpRegistryListing, InplaceHazardsAreMarked) {
+  for (const char* name : {"tile.move", "tile.transpose", "tile.row_sum", "tile.recip", "tile.rsqrt", "tile.extract",
+                           "tile.concat", "tile.fmod"}) {
+    EXPECT_TRUE(OpRegistry::Global().Get(name).not_inplace_safe()) << name;
+  }
+  EXPECT_FALSE(OpRegistry::Global().Get("tile.add").not_inplace_safe());
+}
+
+TEST(OpRegistryListing, MemoryRulesOfDataMovement) {
+  const OpRegistry& reg = OpRegistry::Global();
+  EXPECT_EQ(*reg.Get("tile.store").input_memory(0), (std::vector<MemorySpace>{MemorySpace::Vec, MemorySpace::Acc}));
+  EXPECT_EQ(*reg.Get("tile.matmul").input_memory(0), std::vector<MemorySpace>{MemorySpace::Left});
+  EXPECT_EQ(*reg.Get("tile.matmul").input_memory(1), std::vector<MemorySpace>{MemorySpace::Right});
+  EXPECT_EQ(reg.Get("tile.matmul").output_memory().kind, OutputMemoryRule::Kind::kFixed);
+  EXPECT_EQ(reg.Get("tile.matmul").output_memory().space, MemorySpace::Acc);
+  EXPECT_EQ(reg.Get("tile.load").output_memory().kind, OutputMemoryRule::Kind::kFromKwarg);
+  EXPECT_EQ(reg.Get("tile.load").output_memory().kwarg, "target_memory");
+  EXPECT_EQ(reg.Get("tile.slice").output_memory().kind, OutputMemoryRule::Kind::kInheritInput);
+  EXPECT_EQ(reg.Get("tile.add").output_memory().space, MemorySpace::Vec);
+}
+
+TEST(OpRegistryListing, SignaturesShowTheSchema) {
+  EXPECT_EQ(OpRegistry::Global().Get("tile.load").Signature(),
+            "tile.load(tensor, offsets, shapes, valid_shape=None, target_memory=...)");
+  EXPECT_EQ(OpRegistry::Global().Get("tensor.matmul").Signature(),
+            "tensor.matmul(lhs, rhs, out_dtype=..., a_trans=..., b_trans=...)");
+  EXPECT_EQ(OpRegistry::Global().Get("tile.move").Signature(), "tile.move(tile, target_memory)");
+}
+
+TEST(OpRegistryListing, CreateBuildsATypedCallOfTheInternedOp) {
+  auto a = Tensor({64, 32});
+  CallPtr call = OpRegistry::Global().Create("tensor.add", {a, a});
+  EXPECT_EQ(call->op, Op::Get("tensor.add"));
+  EXPECT_EQ(Describe(call->type), "Tensor[[64, 32], FP32]");
+  EXPECT_EQ(Describe(OpRegistry::Global().DeduceType(*call)), "Tensor[[64, 32], FP32]");
+}
+
+}  // namespace
+}  // namespace pypto::ops::testing

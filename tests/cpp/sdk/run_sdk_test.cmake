@@ -1,0 +1,38 @@
+# cmake -DPYPTO_BUILD_DIR=... -DOOT_SOURCE_DIR=... -DWORK_DIR=... -DGENERATOR=... -DCXX_COMPILER=...
+#       -P run_sdk_test.cmake
+#
+# 1. cmake --install the PyPTO build into WORK_DIR/prefix,
+# 2. configure and build OOT_SOURCE_DIR against that prefix (find_package(PyPTO)),
+# 3. run its driver with the built plugin on PYPTO_PLUGIN_PATH.
+foreach(var PYPTO_BUILD_DIR OOT_SOURCE_DIR WORK_DIR GENERATOR CXX_COMPILER)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "run_sdk_test.cmake needs -D${var}=...")
+  endif()
+endforeach()
+
+function(run_step what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  message(STATUS "${what}:\n${out}")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${what} failed (exit ${rc}): ${ARGN}")
+  endif()
+endfunction()
+
+set(prefix ${WORK_DIR}/prefix)
+set(oot_build ${WORK_DIR}/build)
+file(REMOVE_RECURSE ${WORK_DIR})
+
+run_step("install" ${CMAKE_COMMAND} --install ${PYPTO_BUILD_DIR} --prefix ${prefix})
+foreach(installed lib/cmake/PyPTO/PyPTOConfig.cmake lib/cmake/PyPTO/PyPTOConfigVersion.cmake
+                  lib/cmake/PyPTO/PyPTOTargets.cmake lib/cmake/PyPTO/PyPTOPlugin.cmake
+                  include/pypto/plugin/abi.h share/pypto/pipelines/default.yaml)
+  if(NOT EXISTS ${prefix}/${installed})
+    message(FATAL_ERROR "the install did not produce ${prefix}/${installed}")
+  endif()
+endforeach()
+
+run_step("configure" ${CMAKE_COMMAND} -S ${OOT_SOURCE_DIR} -B ${oot_build} -G ${GENERATOR}
+  -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_BUILD_TYPE=Release)
+run_step("build" ${CMAKE_COMMAND} --build ${oot_build} --parallel 1)
+run_step("run" ${CMAKE_COMMAND} -E env PYPTO_PLUGIN_PATH=${oot_build}/plugins
+  ${oot_build}/oot_driver ${OOT_SOURCE_DIR}/oot_pipeline.yaml ${prefix})

@@ -31,13 +31,14 @@ namespace {
 // ------------------------------------------------------------------ side effects
 
 // Calls of functions and of unknown ops may do anything. Ops that write an
-// argument, return an argument's storage, or synchronize are kept as well.
+// argument (with this call's keywords), return an argument's storage, or
+// synchronize are kept as well.
 bool CallHasEffects(const ir::Call& call) {
   if (call.is_function_call()) return true;
   const ops::OpDef* def = ops::OpRegistry::Global().Find(call.op->name);
   if (def == nullptr) return true;
-  for (const auto& [index, effect] : def->arg_effects()) {
-    if (effect != ops::ArgEffect::kRead) return true;
+  for (size_t i = 0; i < call.args.size(); ++i) {
+    if (def->arg_effect(static_cast<int>(i), call.kwargs) != ops::ArgEffect::kRead) return true;
   }
   if (def->output_reuses_input()) return true;
   switch (def->category()) {
@@ -501,13 +502,11 @@ void SimplifyPass::Configure(const pass::PassOptions& options) {
   }
 }
 
-ir::ProgramPtr SimplifyPass::Run(const ir::ProgramPtr& program, pass::PassContext& /*ctx*/) { return Apply(program); }
-
-ir::ProgramPtr SimplifyPass::Apply(const ir::ProgramPtr& program) const {
+ir::ProgramPtr SimplifyPass::Run(const ir::ProgramPtr& program, pass::PassContext& /*ctx*/) {
   std::vector<ir::FunctionPtr> functions;
   bool changed = false;
   for (const auto& function : program->functions) {
-    functions.push_back(ApplyToFunction(function));
+    functions.push_back(SimplifyFunction(function));
     changed |= functions.back() != function;
   }
   if (!changed) return program;
@@ -516,7 +515,7 @@ ir::ProgramPtr SimplifyPass::Apply(const ir::ProgramPtr& program) const {
   return copy;
 }
 
-ir::FunctionPtr SimplifyPass::ApplyToFunction(const ir::FunctionPtr& function) const {
+ir::FunctionPtr SimplifyPass::SimplifyFunction(const ir::FunctionPtr& function) const {
   if (!function->body) return function;
   StmtPtr body = function->body;
   for (int64_t round = 0; round < max_iterations_; ++round) {

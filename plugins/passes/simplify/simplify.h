@@ -25,11 +25,10 @@ class SimplifyPass : public pass::Pass {
   void Configure(const pass::PassOptions& options) override;
   ir::ProgramPtr Run(const ir::ProgramPtr& program, pass::PassContext& ctx) override;
 
-  // The transformation itself; it needs nothing from a pass context.
-  ir::ProgramPtr Apply(const ir::ProgramPtr& program) const;
-  ir::FunctionPtr ApplyToFunction(const ir::FunctionPtr& function) const;
-
  private:
+  // Folding and dead code removal, alternated until nothing changes or max_iterations rounds ran.
+  ir::FunctionPtr SimplifyFunction(const ir::FunctionPtr& function) const;
+
   bool fold_constants_ = true;
   bool remove_dead_code_ = true;
   int64_t max_iterations_ = 8;

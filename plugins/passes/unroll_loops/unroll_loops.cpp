@@ -303,10 +303,6 @@ void UnrollLoopsPass::Configure(const pass::PassOptions& options) {
 }
 
 ir::ProgramPtr UnrollLoopsPass::Run(const ir::ProgramPtr& program, pass::PassContext& /*ctx*/) {
-  return Apply(program);
-}
-
-ir::ProgramPtr UnrollLoopsPass::Apply(const ir::ProgramPtr& program) const {
   return Unroller(max_iterations_).VisitProgram(program);
 }
 

@@ -24,9 +24,6 @@ class UnrollLoopsPass : public pass::Pass {
   void Configure(const pass::PassOptions& options) override;
   ir::ProgramPtr Run(const ir::ProgramPtr& program, pass::PassContext& ctx) override;
 
-  // The transformation itself; it needs nothing from a pass context.
-  ir::ProgramPtr Apply(const ir::ProgramPtr& program) const;
-
  private:
   int64_t max_iterations_ = 1024;
 };

@@ -5,6 +5,7 @@
 #include "passes_simplify/pass_test_util.h"
 #include "pypto/ir/printer.h"
 #include "pypto/ops/registry.h"
+#include "pypto/pass/context.h"
 #include "pypto/support/error.h"
 #include "simplify.h"
 
@@ -13,16 +14,25 @@ namespace {
 
 using passes::SimplifyPass;
 
-// A registered op without effects, and one that writes its second argument.
+// A registered op without effects, one that writes its second argument, and
+// one that writes it only when called with `write=True`.
 PYPTO_REGISTER_OP("test.pure").add_variadic_argument("args");
 PYPTO_REGISTER_OP("test.store").add_argument("src").add_argument("dst").set_arg_effect(1, ops::ArgEffect::kWrite);
+PYPTO_REGISTER_OP("test.maybe_store")
+    .add_argument("src")
+    .add_argument("dst")
+    .add_kwarg("write", ops::AttrKind::kBool, false)
+    .set_arg_effect(1, [](const Attrs& kwargs) {
+      return kwargs.Get<bool>("write").value_or(false) ? ops::ArgEffect::kWrite : ops::ArgEffect::kRead;
+    });
 
 // Runs the pass on a valid program and checks that the result is valid too.
 ProgramPtr Simplified(const ProgramPtr& program, const pass::PassOptions& options = {}) {
   EXPECT_VALID_IR(program);
   SimplifyPass pass;
   pass.Configure(options);
-  ProgramPtr out = pass.Apply(program);
+  pass::PassContext ctx;
+  ProgramPtr out = pass.Run(program, ctx);
   EXPECT_VALID_IR(out);
   return out;
 }
@@ -221,16 +231,20 @@ TEST(Simplify, RemovesDeadCodeWithoutSideEffects) {
   auto kept_store = IndexVar("kept_store");
   auto kept_function = IndexVar("kept_function");
   auto dead_tuple = Var::Make("dead_tuple", TupleType::Make({Scalar(DataType::INDEX)}));
+  auto dead_read = IndexVar("dead_read");
+  auto kept_write = IndexVar("kept_write");
+  auto reading = Call::Make(Op::Get("test.maybe_store"), {n, t}, {{"write", false}}, Scalar(DataType::INDEX));
+  auto writing = Call::Make(Op::Get("test.maybe_store"), {n, t}, {{"write", true}}, Scalar(DataType::INDEX));
   auto function_call = Call::Make(GlobalVar::Make("helper"), {n}, {}, Scalar(DataType::INDEX));
   auto input = Seq({Assign(dead_scalar, Bin(BinaryOp::Add, n, Int(1))),
                     Assign(dead_pure, CallOp("test.pure", {n}, Scalar(DataType::INDEX))),
                     Assign(kept_unknown, CallOp("test.unregistered", {n}, Scalar(DataType::INDEX))),
                     Assign(kept_store, CallOp("test.store", {n, t}, Scalar(DataType::INDEX))),
                     Assign(kept_function, function_call), Assign(dead_tuple, MakeTuple::Make({n})),
-                    Return({n})});
+                    Assign(dead_read, reading), Assign(kept_write, writing), Return({n})});
   auto expected = Seq({Assign(kept_unknown, CallOp("test.unregistered", {n}, Scalar(DataType::INDEX))),
                        Assign(kept_store, CallOp("test.store", {n, t}, Scalar(DataType::INDEX))),
-                       Assign(kept_function, function_call), Return({n})});
+                       Assign(kept_function, function_call), Assign(kept_write, writing), Return({n})});
   EXPECT_SAME_IR(Simplified(ProgramOf({n, t}, input)), ProgramOf({n, t}, expected));
 }
 
@@ -313,7 +327,8 @@ TEST(Simplify, ReportsAnIfWhoseBranchDoesNotYieldItsReturnVars) {
   auto r = IndexVar("r");
   auto bad_if = IfStmt::Make(Bool(true), Seq({}), Seq({Yield({Int(1)})}), {r}, Span("kernel.py", 7, 3));
   try {
-    SimplifyPass().Apply(ProgramOf({}, Seq({bad_if, Return({r})})));
+    pass::PassContext ctx;
+    SimplifyPass().Run(ProgramOf({}, Seq({bad_if, Return({r})})), ctx);
     FAIL() << "an if without a yield for its return var was accepted";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::kVerification);

@@ -2,6 +2,7 @@
 
 #include "passes_simplify/pass_test_util.h"
 #include "pypto/ir/printer.h"
+#include "pypto/pass/context.h"
 #include "pypto/support/error.h"
 #include "unroll_loops.h"
 
@@ -15,7 +16,8 @@ ProgramPtr Unrolled(const ProgramPtr& program, const pass::PassOptions& options 
   EXPECT_VALID_IR(program);
   UnrollLoopsPass pass;
   pass.Configure(options);
-  ProgramPtr out = pass.Apply(program);
+  pass::PassContext ctx;
+  ProgramPtr out = pass.Run(program, ctx);
   EXPECT_VALID_IR(out);
   return out;
 }
@@ -33,8 +35,9 @@ StmtPtr Touch(std::vector<ExprPtr> args) { return Eval(CallOp("test.touch", std:
 Error UnrollError(const ProgramPtr& program, const pass::PassOptions& options = {}) {
   UnrollLoopsPass pass;
   pass.Configure(options);
+  pass::PassContext ctx;
   try {
-    pass.Apply(program);
+    pass.Run(program, ctx);
   } catch (const Error& e) {
     return e;
   }

@@ -9,6 +9,7 @@
 
 #include "fold.h"
 #include "pypto/ir/mutator.h"
+#include "pypto/ir/structural.h"
 #include "pypto/ir/visitor.h"
 #include "pypto/ops/registry.h"
 #include "pypto/support/error.h"
@@ -119,9 +120,12 @@ ExprPtr SimplifyOr(const BinaryExpr& e) {
   return nullptr;
 }
 
+// Both operands compute the same value: the same expression, built once or twice.
+bool SameValue(const ExprPtr& a, const ExprPtr& b) { return a == b || ir::StructuralEqual(a, b); }
+
 // Comparing an integer expression with itself; floats are excluded because NaN != NaN.
 ExprPtr SimplifySelfComparison(const BinaryExpr& e) {
-  if (e.lhs != e.rhs || !HasIntegerType(e.lhs) || !IsPure(e.lhs)) return nullptr;
+  if (!HasIntegerType(e.lhs) || !SameValue(e.lhs, e.rhs) || !IsPure(e.lhs)) return nullptr;
   const bool holds = e.op == BinaryOp::Eq || e.op == BinaryOp::Le || e.op == BinaryOp::Ge;
   return ir::ConstBool::Make(holds, e.span);
 }
@@ -143,7 +147,7 @@ ExprPtr SimplifyBinaryIdentity(const BinaryExpr& e) {
       return nullptr;
     case BinaryOp::Sub:
       if (IsNumber(y, 0)) return IfSameDType(x, dtype);
-      if (integral && x == y && IsPure(x)) return zero();
+      if (integral && SameValue(x, y) && IsPure(x)) return zero();
       return nullptr;
     case BinaryOp::Mul:
       if (IsNumber(y, 1)) return IfSameDType(x, dtype);

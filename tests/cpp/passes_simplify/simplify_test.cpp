@@ -137,8 +137,10 @@ TEST(Simplify, AppliesAlgebraicIdentities) {
                  Bin(BinaryOp::Mul, x, Int(1)), Bin(BinaryOp::Mul, Int(1), x), Bin(BinaryOp::Mul, x, Int(0)),
                  Bin(BinaryOp::FloorDiv, x, Int(1)), Bin(BinaryOp::Sub, x, x), Bin(BinaryOp::Eq, x, x),
                  Un(UnaryOp::Not, Un(UnaryOp::Not, b)), Un(UnaryOp::Neg, Un(UnaryOp::Neg, x)),
-                 Bin(BinaryOp::And, b, Bool(true)), Bin(BinaryOp::Or, b, Bool(true)), CastTo(x, DataType::INDEX)},
-                {x, x, x, x, x, Int(0), x, Int(0), Bool(true), b, x, b, Bool(true), x});
+                 Bin(BinaryOp::And, b, Bool(true)), Bin(BinaryOp::Or, b, Bool(true)), CastTo(x, DataType::INDEX),
+                 Bin(BinaryOp::Sub, Bin(BinaryOp::Mul, x, Int(3)), Bin(BinaryOp::Mul, x, Int(3))),
+                 Bin(BinaryOp::Lt, Bin(BinaryOp::Mul, x, Int(3)), Bin(BinaryOp::Mul, x, Int(3)))},
+                {x, x, x, x, x, Int(0), x, Int(0), Bool(true), b, x, b, Bool(true), x, Int(0), Bool(false)});
 }
 
 TEST(Simplify, FloatIdentitiesKeepSignedZeroAndNaN) {

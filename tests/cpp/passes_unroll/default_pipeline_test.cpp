@@ -34,10 +34,15 @@ TEST(PassPlugins, DefaultPipelineUnrollsThenFoldsToALiteral) {
   pass::PassContext ctx;
   ctx.set_verify(true);
   auto out = manager.Run(program, ctx);
-  EXPECT_EQ(PrintFunction(out->functions[0]),
-            "@pl.function\n"
-            "def main(self) -> pl.Scalar[pl.INDEX]:\n"
-            "    return 14\n");
+  EXPECT_EQ(PrintProgram(out),
+            "# pypto.program: test\n"
+            "import pypto.language as pl\n"
+            "\n"
+            "@pl.program\n"
+            "class test:\n"
+            "    @pl.function\n"
+            "    def main(self) -> pl.Scalar[pl.INDEX]:\n"
+            "        return 14\n");
   EXPECT_TRUE(ctx.properties().Has(pass::IRProperty::NoUnrollLoops));
 }
 

@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "pypto/backend/platform.h"
 #include "pypto/ir/verifier.h"
 #include "pypto/pass/instruments.h"
 #include "pypto/pass/pass.h"
@@ -17,6 +18,13 @@ namespace pypto::pass {
 class PassContext {
  public:
   PassContext() = default;
+
+  // The target platform; passes read capacities, alignment and core counts
+  // from it. Unset means Platform::kDefaultName.
+  const backend::Platform& platform() const {
+    return platform_ ? *platform_ : backend::Platform::Get(backend::Platform::kDefaultName);
+  }
+  void set_platform(const backend::Platform& platform) { platform_ = &platform; }
 
   // Verification between passes; unset leaves the choice to the pipeline file (`verify:`).
   const std::optional<bool>& verify() const { return verify_; }
@@ -40,6 +48,7 @@ class PassContext {
   const std::vector<ir::Diagnostic>& diagnostics() const { return diagnostics_; }
 
  private:
+  const backend::Platform* platform_ = nullptr;
   std::optional<bool> verify_;
   std::optional<std::filesystem::path> dump_dir_;
   std::vector<std::shared_ptr<PassInstrument>> instruments_;

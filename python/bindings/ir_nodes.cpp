@@ -4,6 +4,8 @@
 // fields positionally (in declaration order) or by keyword, plus `span=`.
 // Nodes whose type follows from their operands (BinaryExpr, Call of a
 // registered op, ...) deduce it when no `type` is given.
+#include <set>
+
 #include "casters.h"
 #include "pypto/ir/printer.h"
 #include "pypto/ir/reflection.h"
@@ -81,9 +83,36 @@ std::shared_ptr<T> FillNode(const py::args& args, const py::kwargs& kwargs) {
   return node;
 }
 
+// Node fields that may legitimately be empty; every other node-valued field
+// is required, so no half-built node reaches the printer or a pass.
+bool IsNullableField(NodeKind kind, const std::string& field) {
+  static const std::set<std::pair<NodeKind, std::string>> nullable = {
+      {NodeKind::kIfStmt, "else_body"}, {NodeKind::kTileType, "memref"}, {NodeKind::kMemRef, "base"},
+      {NodeKind::kScopeStmt, "core_num"}, {NodeKind::kCall, "type"}, {NodeKind::kBinaryExpr, "type"},
+      {NodeKind::kUnaryExpr, "type"}, {NodeKind::kMakeTuple, "type"}, {NodeKind::kTupleGetItem, "type"}};
+  return nullable.count({kind, field}) > 0;
+}
+
+template <class Field>
+void RequireComplete(NodeKind kind, const char* name, const Field& field) {
+  auto fail = [&](const std::string& what) {
+    ThrowTypeError(std::string(NodeKindName(kind)) + ": field '" + name + "' " + what);
+  };
+  if constexpr (IsRef<Field>::value) {
+    if (!field && !IsNullableField(kind, name)) fail("is required");
+  } else if constexpr (IsVector<Field>::value) {
+    if constexpr (IsRef<typename Field::value_type>::value) {
+      for (size_t i = 0; i < field.size(); ++i) {
+        if (!field[i]) fail("holds None at index " + std::to_string(i));
+      }
+    }
+  }
+}
+
 // Per-kind completion after the fields are filled: deduce types, validate.
 template <class T>
 Ref<T> Finish(std::shared_ptr<T> node) {
+  ForEachFieldOf(*node, [](const char* name, const auto& field, FieldRole) { RequireComplete(T::kKind, name, field); });
   if constexpr (std::is_base_of_v<Var, T>) {
     if (!node->type) ThrowTypeError(std::string(NodeKindName(T::kKind)) + " needs a type");
   } else if constexpr (std::is_same_v<T, BinaryExpr>) {

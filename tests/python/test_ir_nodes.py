@@ -112,3 +112,12 @@ def test_serialization_round_trip(tmp_path, index):
     assert ir.structural_equal(prog, ir.load(tmp_path / "p.pir"), enable_auto_mapping=True)
     with pytest.raises(ValueError):
         ir.deserialize(b"not msgpack at all")
+
+
+def test_incomplete_nodes_are_rejected_at_construction(index):
+    with pytest.raises(TypeError, match=r"ForStmt: field 'loop_var' is required"):
+        ir.ForStmt()
+    with pytest.raises(TypeError, match=r"Call: field 'args' holds None at index 1"):
+        ir.Call(ir.Op("test.x"), [ir.Var("x", index), None])
+    stmt = ir.IfStmt(ir.ConstBool(True), ir.SeqStmts([]))
+    assert stmt.else_body is None

@@ -290,8 +290,11 @@ class _SpecializationBuilder:
     def _add_from_annotation(self, spec: ParamSpec, method: str) -> None:
         if not spec.fully_annotated:
             what = "a scalar value" if spec.kind == "scalar" else "a sample tensor"
-            reason = f"its annotation {spec.text} gives no shape and dtype" if spec.kind == "tensor" else \
-                "scalars are specialization constants"
+            reason = {
+                "tensor": f"its annotation {spec.text} gives no shape and dtype",
+                "scalar": "scalars are specialization constants",
+                "unannotated": "it has no annotation",
+            }.get(spec.kind, f"its annotation {spec.text} is neither a tensor nor a scalar")
             raise self._type_error(f"{method}() needs {what} for parameter '{spec.name}': {reason}; "
                                    f"pass it as an argument", None)
         shape = [self._ir_dim(dim) for dim in spec.shape]  # type: ignore[union-attr]
@@ -324,7 +327,7 @@ class _SpecializationBuilder:
                 shape.append(self._ir_dim(dim))
             elif dim != size:
                 raise self._shape_error(
-                    f"parameter '{spec.name}' expects shape {[str(d) for d in dims]} ({spec.text}) but got "
+                    f"parameter '{spec.name}' expects shape [{', '.join(str(d) for d in dims)}] ({spec.text}) but got "
                     f"shape {list(tensor.shape)}: dimension {axis} is {size}, not {dim}", node)
             else:
                 shape.append(size)

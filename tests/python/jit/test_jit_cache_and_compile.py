@@ -193,6 +193,18 @@ def test_compile_without_samples_names_the_parameter_that_needs_one(parser):
         add.compile()
 
 
+def test_compile_without_a_scalar_value_says_scalars_are_constants(parser):
+    @jit
+    def scaled(a: pl.Tensor[[4], pl.FP32], alpha: pl.Scalar[pl.FP32], extra):
+        return a
+
+    with pytest.raises(TypeError, match=r"needs a scalar value for parameter 'alpha': scalars are specialization"):
+        scaled.compile(config=config())
+    with pytest.raises(TypeError, match=r"needs a sample tensor for parameter 'extra': it has no annotation"):
+        scaled.compile(alpha=1.0, config=config())
+    assert scaled.compile(alpha=1.0, extra=torch.zeros(2), config=config()).key.as_dict()["scalars"] == {"alpha": 1.0}
+
+
 def test_calling_says_which_piece_is_missing(parser, build_dir):
     add, _ = make_kernels()
     x = torch.zeros(8, 8)

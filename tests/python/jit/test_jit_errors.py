@@ -72,7 +72,7 @@ def test_wrong_shape_against_the_annotation():
     with pytest.raises(ValueError) as info:
         matmul(A, A, out=small)
     assert isinstance(info.value, KernelShapeError)
-    assert ("parameter 'out' expects shape ['64', '64'] (pl.Out[pl.Tensor[[64, 64], pl.FP32]]) but got shape "
+    assert ("parameter 'out' expects shape [64, 64] (pl.Out[pl.Tensor[[64, 64], pl.FP32]]) but got shape "
             "[64, 32]: dimension 1 is 32, not 64") in info.value.message
     assert_points_at(info.value, line, "out=small")
 

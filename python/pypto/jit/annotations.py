@@ -83,6 +83,7 @@ class AnnotationReader:
         self._info = info
         self._names = names
         self._module_name = module_name
+        self.followed_alias = False  # whether a module-level alias was read (its right side reads more names)
 
     def params(self) -> list[ParamSpec]:
         args = self._info.tree.args
@@ -124,6 +125,7 @@ class AnnotationReader:
         if isinstance(node, ast.Name) and depth < 8:
             alias = self._module_alias(node.id)
             if alias is not None:
+                self.followed_alias = True
                 return self._read(name, alias, text, direction, depth + 1)
         return ParamSpec(name, "other", direction=direction, text=text)
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import ast
 import functools
-import inspect
+import itertools
 import linecache
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,16 +20,33 @@ from types import FrameType
 
 import pypto
 
-_JIT_PACKAGE_DIR = Path(__file__).resolve().parent
+_JIT_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+@dataclass(frozen=True)
+class ArgumentRef:
+    """Which argument of the user's call an error is about: a position or a keyword."""
+
+    index: int | None = None
+    keyword: str | None = None
 
 
 @dataclass(frozen=True)
 class CallSite:
-    """Where the user called a kernel: file, line, and the call's syntax node when it can be found."""
+    """Where the user called a kernel: file, line, and the call's source positions.
+
+    The call's syntax node is looked up only when an error is rendered, so a
+    successful call pays for nothing but the frame walk.
+    """
 
     filename: str
     lineno: int
-    call: ast.Call | None
+    positions: tuple[int | None, int | None, int | None, int | None] | None
+
+    @functools.cached_property
+    def call(self) -> ast.Call | None:
+        """The ast.Call at these positions in the caller's file, when it can be found."""
+        return _call_node(self.filename, self.positions)
 
     def argument_node(self, index: int | None = None, keyword: str | None = None) -> ast.AST | None:
         """The syntax node of positional argument `index` or of keyword `keyword` in this call."""
@@ -58,10 +76,7 @@ class CallSite:
 
 
 def _is_internal(frame: FrameType) -> bool:
-    try:
-        return Path(frame.f_code.co_filename).resolve().is_relative_to(_JIT_PACKAGE_DIR)
-    except OSError:
-        return False
+    return os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == _JIT_PACKAGE_DIR
 
 
 @functools.lru_cache(maxsize=64)
@@ -73,14 +88,10 @@ def _syntax_tree(filename: str, mtime: float) -> ast.Module | None:
         return None
 
 
-def _call_node(frame: FrameType) -> ast.Call | None:
-    """The ast.Call the frame is executing, matched by the instruction's source positions."""
-    if sys.version_info < (3, 11):
+def _call_node(filename: str, positions: tuple[int | None, ...] | None) -> ast.Call | None:
+    """The ast.Call at `positions` (line, end line, column, end column, as co_positions gives them)."""
+    if positions is None or None in positions:
         return None
-    positions = inspect.getframeinfo(frame, context=0).positions
-    if positions is None or positions.col_offset is None:
-        return None
-    filename = frame.f_code.co_filename
     try:
         mtime = Path(filename).stat().st_mtime
     except OSError:
@@ -88,35 +99,43 @@ def _call_node(frame: FrameType) -> ast.Call | None:
     tree = _syntax_tree(filename, mtime)
     if tree is None:
         return None
-    wanted = (positions.lineno, positions.col_offset, positions.end_lineno, positions.end_col_offset)
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and (node.lineno, node.col_offset, node.end_lineno,
-                                           node.end_col_offset) == wanted:
+        if isinstance(node, ast.Call) and (node.lineno, node.end_lineno, node.col_offset,
+                                           node.end_col_offset) == positions:
             return node
     return None
 
 
+def _instruction_positions(frame: FrameType) -> tuple[int | None, ...] | None:
+    """Source positions (line, end line, column, end column) of the instruction the frame is executing."""
+    if sys.version_info < (3, 11):
+        return None
+    if frame.f_lasti < 0:
+        return None
+    # f_lasti is a byte offset; co_positions has one entry per 2-byte code unit.
+    return next(itertools.islice(frame.f_code.co_positions(), frame.f_lasti // 2, None), None)
+
+
 def find_call_site() -> CallSite | None:
     """The first frame outside pypto.jit: the user's call of a kernel, compile() or lower()."""
-    frame = inspect.currentframe()
-    try:
-        while frame is not None and _is_internal(frame):
-            frame = frame.f_back
-        if frame is None:
-            return None
-        return CallSite(frame.f_code.co_filename, frame.f_lineno, _call_node(frame))
-    finally:
-        del frame
+    frame = sys._getframe(1)
+    while frame is not None and _is_internal(frame):
+        frame = frame.f_back
+    if frame is None:
+        return None
+    return CallSite(frame.f_code.co_filename, frame.f_lineno, _instruction_positions(frame))
 
 
 def _located(cls: type[pypto.Error], message: str, site: CallSite | None,
-             node: ast.AST | None) -> pypto.Error:
+             argument: ArgumentRef | None) -> pypto.Error:
+    node = site.argument_node(argument.index, argument.keyword) if site and argument else None
     text = message if site is None else site.render(message, node)
     error = cls(text)
     error.message = message
     error.filename = site.filename if site else None
     error.lineno = site.lineno if site else None
-    error.col_offset = node.col_offset if node is not None and site else None
+    node = node or (site.call if site else None)
+    error.col_offset = node.col_offset + 1 if node is not None and node.lineno == site.lineno else None
     return error
 
 
@@ -124,16 +143,16 @@ class KernelArgumentError(pypto.InvalidTypeError):
     """A kernel was called with the wrong number, kind or dtype of arguments, or with a compile option."""
 
     @classmethod
-    def at(cls, message: str, site: CallSite | None, node: ast.AST | None = None) -> KernelArgumentError:
-        return _located(cls, message, site, node)
+    def at(cls, message: str, site: CallSite | None, argument: ArgumentRef | None = None) -> KernelArgumentError:
+        return _located(cls, message, site, argument)
 
 
 class KernelShapeError(pypto.InvalidValueError):
     """A kernel argument's shape does not match its annotation or another argument."""
 
     @classmethod
-    def at(cls, message: str, site: CallSite | None, node: ast.AST | None = None) -> KernelShapeError:
-        return _located(cls, message, site, node)
+    def at(cls, message: str, site: CallSite | None, argument: ArgumentRef | None = None) -> KernelShapeError:
+        return _located(cls, message, site, argument)
 
 
 class NotImplementedYetError(pypto.Error, NotImplementedError):

@@ -32,9 +32,16 @@ from pypto.jit import arrays
 from pypto.jit.annotations import AnnotationReader, DynamicDim, ParamSpec
 from pypto.jit.cache import CacheInfo, ScalarKey, SpecializationCache, SpecializationKey, tensor_key
 from pypto.jit.compiled import CompiledProgram
-from pypto.jit.errors import CallSite, FrontendUnavailableError, KernelArgumentError, KernelShapeError, find_call_site
-from pypto.jit.source import SourceInfo, external_source_text, namespace, read_names, read_source, \
-    referenced_constants, source_hash
+from pypto.jit.errors import (
+    ArgumentRef,
+    CallSite,
+    FrontendUnavailableError,
+    KernelArgumentError,
+    KernelShapeError,
+    find_call_site,
+)
+from pypto.jit.source import SourceInfo, external_source_text, namespace, read_source, referenced_constants, \
+    source_hash
 from pypto.runtime.config import RunConfig, compile_option_names
 
 KINDS = ("orchestration", "incore", "inline", "opaque", "host")
@@ -66,10 +73,10 @@ class Specialization:
 
 @dataclass
 class _Bound:
-    """Arguments bound to parameters, with where each came from in the user's call."""
+    """Arguments bound to parameters, with which argument of the user's call each came from."""
 
     values: dict[str, Any]
-    nodes: dict[str, Any]
+    arguments: dict[str, ArgumentRef]
 
 
 class JITFunction:
@@ -94,6 +101,7 @@ class JITFunction:
         self.external_source = external_source
         self.options = dict(options or {})
         self._cache: SpecializationCache[CompiledProgram] = SpecializationCache()
+        self._param_specs_memo: tuple[tuple[Any, ...], tuple[ParamSpec, ...]] | None = None
         functools.update_wrapper(self, fn)
 
     def __repr__(self) -> str:
@@ -111,8 +119,20 @@ class JITFunction:
         return tuple(inspect.signature(self.fn).parameters)
 
     def param_specs(self) -> list[ParamSpec]:
-        """What each parameter's annotation promises (tensor or scalar, shape, dtype, direction)."""
-        return AnnotationReader(self.source, namespace(self.fn), self.fn.__module__).params()
+        """What each parameter's annotation promises (tensor or scalar, shape, dtype, direction).
+
+        Reading evaluates the dimensions and dtypes, so the result is reused
+        while every name the annotations read is bound to the same object.
+        """
+        names = namespace(self.fn)
+        reader = AnnotationReader(self.source, names, self.fn.__module__)
+        values = tuple(names.get(name, _MISSING) for name in self.source.annotation_names)
+        memo = self._param_specs_memo
+        if memo is not None and len(memo[0]) == len(values) and all(a is b for a, b in zip(memo[0], values)):
+            return list(memo[1])
+        specs = reader.params()
+        self._param_specs_memo = None if reader.followed_alias else (values, tuple(specs))
+        return specs
 
     def dependencies(self) -> list[JITFunction]:
         """The decorated functions this kernel calls by name, transitively, in the order first met."""
@@ -121,7 +141,7 @@ class JITFunction:
         while pending:
             caller = pending.pop(0)
             names = namespace(caller.fn)
-            for name in read_names(caller.source.tree):
+            for name in caller.source.read_names:
                 callee = names.get(name)
                 if isinstance(callee, JITFunction) and callee is not self and callee not in found \
                         and callee.kind in DISCOVERS[caller.kind]:
@@ -134,7 +154,7 @@ class JITFunction:
         parts = []
         for function in [self, *self.dependencies()]:
             info = function.source
-            constants = referenced_constants(info.tree, namespace(function.fn))
+            constants = referenced_constants(info, namespace(function.fn))
             external = external_source_text(function.external_source, info)
             parts.append((f"{function.fn.__module__}.{function.__qualname__}", info, constants, external))
         return source_hash(parts)
@@ -151,7 +171,7 @@ class JITFunction:
         bound = self._bind(args, kwargs, site, method, samples_optional=samples_optional)
         builder = _SpecializationBuilder(self.__name__, site)
         for spec in self.param_specs():
-            builder.add(spec, bound.values.get(spec.name, _MISSING), bound.nodes.get(spec.name), method)
+            builder.add(spec, bound.values.get(spec.name, _MISSING), bound.arguments.get(spec.name), method)
         key = SpecializationKey(self.source_hash(), tuple(builder.tensor_keys), tuple(builder.scalar_keys),
                                 config.compile_key())
         return Specialization(f"_jit_{self.__name__}", builder.param_types, builder.scalar_values, key)
@@ -167,18 +187,18 @@ class JITFunction:
         if len(args) > len(names):
             raise KernelArgumentError.at(
                 f"{listing} takes {len(names)} argument{'s' if len(names) != 1 else ''} but {len(args)} were "
-                f"given", site, site.argument_node(index=len(names)) if site else None)
+                f"given", site, ArgumentRef(index=len(names)))
         values: dict[str, Any] = {}
-        nodes: dict[str, Any] = {}
+        arguments: dict[str, ArgumentRef] = {}
         for index, (name, value) in enumerate(zip(names, args)):
             values[name] = value
-            nodes[name] = site.argument_node(index=index) if site else None
+            arguments[name] = ArgumentRef(index=index)
         for keyword, value in kwargs.items():
             if keyword in values:
                 raise KernelArgumentError.at(f"{listing} got two values for '{keyword}'", site,
-                                             site.argument_node(keyword=keyword) if site else None)
+                                             ArgumentRef(keyword=keyword))
             values[keyword] = value
-            nodes[keyword] = site.argument_node(keyword=keyword) if site else None
+            arguments[keyword] = ArgumentRef(keyword=keyword)
         for name, parameter in signature.parameters.items():
             if name not in values and parameter.default is not inspect.Parameter.empty:
                 values[name] = parameter.default
@@ -187,7 +207,7 @@ class JITFunction:
             raise KernelArgumentError.at(
                 f"{listing} is missing argument{'s' if len(missing) > 1 else ''} "
                 f"{', '.join(repr(m) for m in missing)}: pass one tensor or scalar per parameter", site)
-        return _Bound(values, nodes)
+        return _Bound(values, arguments)
 
     # ---------------------------------------------------- lower, compile, call
 
@@ -269,23 +289,23 @@ class _SpecializationBuilder:
         self.tensor_keys: list[Any] = []
         self.scalar_keys: list[ScalarKey] = []
 
-    def _type_error(self, message: str, node: Any) -> KernelArgumentError:
-        return KernelArgumentError.at(f"{self._kernel}(): {message}", self._site, node)
+    def _type_error(self, message: str, argument: ArgumentRef | None) -> KernelArgumentError:
+        return KernelArgumentError.at(f"{self._kernel}(): {message}", self._site, argument)
 
-    def _shape_error(self, message: str, node: Any) -> KernelShapeError:
-        return KernelShapeError.at(f"{self._kernel}(): {message}", self._site, node)
+    def _shape_error(self, message: str, argument: ArgumentRef | None) -> KernelShapeError:
+        return KernelShapeError.at(f"{self._kernel}(): {message}", self._site, argument)
 
-    def add(self, spec: ParamSpec, value: Any, node: Any, method: str) -> None:
+    def add(self, spec: ParamSpec, value: Any, argument: ArgumentRef | None, method: str) -> None:
         if value is _MISSING:
             self._add_from_annotation(spec, method)
         elif arrays.is_tensor(value):
-            self._add_tensor(spec, value, node)
+            self._add_tensor(spec, value, argument)
         elif arrays.is_scalar(value):
-            self._add_scalar(spec, value, node)
+            self._add_scalar(spec, value, argument)
         else:
             raise self._type_error(
                 f"parameter '{spec.name}' got a {type(value).__module__}.{type(value).__qualname__}; "
-                "pass a torch tensor, a numpy array or a Python number", node)
+                "pass a torch tensor, a numpy array or a Python number", argument)
 
     def _add_from_annotation(self, spec: ParamSpec, method: str) -> None:
         if not spec.fully_annotated:
@@ -302,45 +322,45 @@ class _SpecializationBuilder:
         key_shape = tuple(None if isinstance(dim, DynamicDim) else dim for dim in spec.shape)  # type: ignore[union-attr]
         self.tensor_keys.append(tensor_key(spec.name, key_shape, spec.dtype, spec.layout))  # type: ignore[arg-type]
 
-    def _add_tensor(self, spec: ParamSpec, value: Any, node: Any) -> None:
+    def _add_tensor(self, spec: ParamSpec, value: Any, argument: ArgumentRef | None) -> None:
         if spec.kind == "scalar":
             raise self._type_error(f"parameter '{spec.name}' is annotated {spec.text} (a scalar) but got a "
-                                   f"{type(value).__module__.split('.')[0]} tensor", node)
+                                   f"{type(value).__module__.split('.')[0]} tensor", argument)
         try:
             tensor = arrays.tensor_arg(value)
         except arrays.UnsupportedArgument as exc:
-            raise self._type_error(f"parameter '{spec.name}': {exc}", node) from None
+            raise self._type_error(f"parameter '{spec.name}': {exc}", argument) from None
         if spec.dtype is not None and tensor.dtype != spec.dtype:
             raise self._type_error(
                 f"parameter '{spec.name}' expects dtype {spec.dtype.name} ({spec.text}) but got a "
                 f"{tensor.library} tensor of dtype {tensor.dtype.name}; convert the argument or change the "
-                "annotation", node)
+                "annotation", argument)
         dims = spec.shape if spec.shape is not None else tuple(tensor.shape)
         if len(dims) != len(tensor.shape):
             raise self._shape_error(
                 f"parameter '{spec.name}' expects a rank-{len(dims)} tensor ({spec.text}) but got shape "
-                f"{list(tensor.shape)}", node)
+                f"{list(tensor.shape)}", argument)
         shape: list[Any] = []
         for axis, (dim, size) in enumerate(zip(dims, tensor.shape)):
             if isinstance(dim, DynamicDim):
-                self._bind_dynamic(dim.name, size, spec.name, axis, node)
+                self._bind_dynamic(dim.name, size, spec.name, axis, argument)
                 shape.append(self._ir_dim(dim))
             elif dim != size:
                 raise self._shape_error(
                     f"parameter '{spec.name}' expects shape [{', '.join(str(d) for d in dims)}] ({spec.text}) but got "
-                    f"shape {list(tensor.shape)}: dimension {axis} is {size}, not {dim}", node)
+                    f"shape {list(tensor.shape)}: dimension {axis} is {size}, not {dim}", argument)
             else:
                 shape.append(size)
         self.param_types[spec.name] = _tensor_type(shape, tensor.dtype, spec.layout)
         key_shape = tuple(None if isinstance(d, DynamicDim) else s for d, s in zip(dims, tensor.shape))
         self.tensor_keys.append(tensor_key(spec.name, key_shape, tensor.dtype, spec.layout))
 
-    def _bind_dynamic(self, name: str, size: int, param: str, axis: int, node: Any) -> None:
+    def _bind_dynamic(self, name: str, size: int, param: str, axis: int, argument: ArgumentRef | None) -> None:
         seen = self._dynamic_sizes.setdefault(name, (size, f"'{param}' dimension {axis}"))
         if seen[0] != size:
             raise self._shape_error(
                 f"dynamic dimension '{name}' is {seen[0]} in {seen[1]} but {size} in '{param}' dimension "
-                f"{axis}; one pl.dynamic name is one size per call", node)
+                f"{axis}; one pl.dynamic name is one size per call", argument)
 
     def _ir_dim(self, dim: int | DynamicDim) -> Any:
         if isinstance(dim, int):
@@ -349,23 +369,23 @@ class _SpecializationBuilder:
             self._dynamic_vars[dim.name] = ir.Var(dim.name, ir.ScalarType(INDEX))
         return self._dynamic_vars[dim.name]
 
-    def _add_scalar(self, spec: ParamSpec, value: Any, node: Any) -> None:
+    def _add_scalar(self, spec: ParamSpec, value: Any, argument: ArgumentRef | None) -> None:
         if spec.kind == "tensor":
             raise self._type_error(f"parameter '{spec.name}' is annotated {spec.text} (a tensor) but got the "
-                                   f"{type(value).__name__} {value!r}", node)
+                                   f"{type(value).__name__} {value!r}", argument)
         scalar = arrays.scalar_value(value)
         if spec.dtype is not None:
-            self._check_scalar_dtype(spec, scalar, node)
+            self._check_scalar_dtype(spec, scalar, argument)
         self.scalar_values[spec.name] = scalar
         self.scalar_keys.append(ScalarKey(spec.name, type(scalar).__name__, scalar))
 
-    def _check_scalar_dtype(self, spec: ParamSpec, scalar: Any, node: Any) -> None:
+    def _check_scalar_dtype(self, spec: ParamSpec, scalar: Any, argument: ArgumentRef | None) -> None:
         dtype = spec.dtype
         fits = (isinstance(scalar, bool) if dtype.is_bool() else  # type: ignore[union-attr]
                 not isinstance(scalar, float) if dtype.is_int() or dtype == INDEX else True)  # type: ignore[union-attr]
         if not fits:
             raise self._type_error(f"parameter '{spec.name}' expects a {dtype.name} scalar ({spec.text}) "  # type: ignore[union-attr]
-                                   f"but got the {type(scalar).__name__} {scalar!r}", node)
+                                   f"but got the {type(scalar).__name__} {scalar!r}", argument)
 
 
 def _tensor_type(shape: list[Any], dtype: ir.DataType, layout: Any) -> ir.TensorType:
@@ -375,7 +395,7 @@ def _tensor_type(shape: list[Any], dtype: ir.DataType, layout: Any) -> ir.Tensor
 
 
 def _keyword_error(keyword: str, listing: str, method: str, site: CallSite | None) -> KernelArgumentError:
-    node = site.argument_node(keyword=keyword) if site else None
+    argument = ArgumentRef(keyword=keyword)
     target = "kernel" if method == "call" else f"kernel.{method}"
     if keyword in compile_option_names():
         fields = {f.name for f in dataclasses.fields(RunConfig) if f.init}
@@ -383,8 +403,8 @@ def _keyword_error(keyword: str, listing: str, method: str, site: CallSite | Non
                f"RunConfig has no '{keyword}' option (see docs/jit.md for its fields)")
         return KernelArgumentError.at(
             f"compile options go through RunConfig: '{keyword}' is not a parameter of {listing}; {how}",
-            site, node)
-    return KernelArgumentError.at(f"{listing} got an unexpected keyword argument '{keyword}'", site, node)
+            site, argument)
+    return KernelArgumentError.at(f"{listing} got an unexpected keyword argument '{keyword}'", site, argument)
 
 
 def _resolve_config(config: Any, *, dump_passes: bool) -> RunConfig:

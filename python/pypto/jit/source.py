@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import builtins
 import enum
+import functools
 import hashlib
 import inspect
 import textwrap
@@ -33,6 +34,18 @@ class SourceInfo:
     indent: int  # columns removed by dedenting
     text: str  # dedented
     tree: ast.FunctionDef | ast.AsyncFunctionDef
+
+    @functools.cached_property
+    def read_names(self) -> tuple[str, ...]:
+        """Names the function reads (body, annotations, defaults), in source order, once each."""
+        return tuple(read_names(self.tree))
+
+    @functools.cached_property
+    def annotation_names(self) -> tuple[str, ...]:
+        """The names the parameter annotations read."""
+        args = self.tree.args
+        return tuple(sorted({node.id for arg in args.posonlyargs + args.args + args.kwonlyargs if arg.annotation
+                             for node in ast.walk(arg.annotation) if isinstance(node, ast.Name)}))
 
     def file_position(self, node: ast.AST) -> tuple[int, int]:
         """(line, column) in the file of a node of `tree`, both 1-based."""
@@ -93,10 +106,10 @@ def is_foldable_constant(value: Any) -> bool:
     return False
 
 
-def referenced_constants(tree: ast.AST, names: dict[str, Any]) -> list[tuple[str, str]]:
+def referenced_constants(info: SourceInfo, names: dict[str, Any]) -> list[tuple[str, str]]:
     """(name, repr) of every foldable constant a function reads from its module or closure."""
     found = []
-    for name in read_names(tree):
+    for name in info.read_names:
         if name in names and name not in vars(builtins) and is_foldable_constant(names[name]):
             found.append((name, repr(names[name])))
     return found

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import os
 import warnings
 from dataclasses import dataclass, field
 from typing import Any
@@ -211,19 +212,47 @@ class RunConfig:
         The pipeline enters by content (its passes and options), so editing a
         pipeline YAML file invalidates programs compiled with it.
         """
-        from pypto import passes
-
         planner = self.memory_planner or MemoryPlanner.PYPTO
         return (
             ("platform", self.platform),
             ("backend_type", _freeze(self.backend_type)),
             ("strategy", _freeze(self.strategy)),
-            ("pipeline", _freeze(passes.load_pipeline(self.pipeline))),
+            ("pipeline", _pipeline_contents(self.pipeline)),
             ("distributed_config", _freeze(self.distributed_config)),
             ("analyze_auto_scopes_for_deps", self.analyze_auto_scopes_for_deps),
             ("memory_planner", _freeze(planner)),
             ("dump_ptoas_passes", self.dump_ptoas_passes),
         )
+
+
+# name or path (and the directory a relative path is read from) -> (file, its mtime, frozen contents)
+_PIPELINE_CONTENTS: dict[tuple[str, str], tuple[str, float, Any]] = {}
+
+
+def _modification_time(path: str) -> float:
+    try:
+        return os.stat(path).st_mtime
+    except OSError:
+        return -1.0
+
+
+def _pipeline_contents(name_or_path: str) -> Any:
+    """A pipeline's passes and options as a hashable value, re-read only when its file changes.
+
+    The file's location is left out: the same pipeline is the same key
+    wherever PyPTO is installed.
+    """
+    lookup = (name_or_path, os.getcwd())
+    cached = _PIPELINE_CONTENTS.get(lookup)
+    if cached is not None and _modification_time(cached[0]) == cached[1]:
+        return cached[2]
+    from pypto import passes
+
+    pipeline = dict(passes.load_pipeline(name_or_path))
+    source = str(pipeline.pop("source"))
+    contents = _freeze(pipeline)
+    _PIPELINE_CONTENTS[lookup] = (source, _modification_time(source), contents)
+    return contents
 
 
 def compile_option_names() -> frozenset[str]:

@@ -297,3 +297,35 @@ def pl_dim(name):
     from pypto.jit import DynamicDim
 
     return DynamicDim(name)
+
+
+def test_editing_a_pipeline_file_changes_the_key(tmp_path):
+    import os
+
+    from pypto.runtime import RunConfig
+
+    pipeline = tmp_path / "mine.yaml"
+    pipeline.write_text("name: mine\ndescription: d\ninput_properties: [SSAForm]\npasses: []\n")
+    t = torch.zeros(64, 64)
+    before = typed.specialize(t, t, config=RunConfig(pipeline=str(pipeline))).key
+    assert typed.specialize(t, t, config=RunConfig(pipeline=str(pipeline))).key == before
+    pipeline.write_text("name: mine\ndescription: d\ninput_properties: [SSAForm]\npasses: [Simplify]\n")
+    stat = pipeline.stat()
+    os.utime(pipeline, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
+    assert typed.specialize(t, t, config=RunConfig(pipeline=str(pipeline))).key != before
+
+
+def test_rebinding_a_dimension_constant_is_seen_by_the_annotations():
+    global WIDTH
+    WIDTH = 8
+
+    @jit
+    def by_width(a: pl.Tensor[[WIDTH], pl.FP32]):
+        return a
+
+    assert by_width.param_specs()[0].shape == (8,)
+    by_width.specialize(torch.zeros(8))
+    WIDTH = 16
+    assert by_width.param_specs()[0].shape == (16,)
+    with pytest.raises(ValueError, match=r"expects shape \[16\]"):
+        by_width.specialize(torch.zeros(8))

@@ -126,6 +126,8 @@ class AnnotationReader:
             alias = self._module_alias(node.id)
             if alias is not None:
                 self.followed_alias = True
+                for inner in ast.walk(alias):  # errors inside the alias point at its use in this signature
+                    ast.copy_location(inner, node)
                 return self._read(name, alias, text, direction, depth + 1)
         return ParamSpec(name, "other", direction=direction, text=text)
 

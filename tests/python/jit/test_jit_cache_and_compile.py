@@ -243,3 +243,21 @@ def test_config_must_be_a_run_config(parser):
     x = torch.zeros(8, 8)
     with pytest.raises(TypeError, match="config must be a pypto.runtime.RunConfig, got dict"):
         add.compile(x, x, x, config={"platform": "a5sim"})
+
+
+def test_numpy_arrays_compile_and_share_the_cache_with_torch(parser):
+    np = pytest.importorskip("numpy")
+    add, _ = make_kernels()
+    x = np.zeros((8, 8), dtype=np.float32)
+    compiled = add.compile(x, x, x, config=config())
+    assert add.compile(torch.zeros(8, 8), torch.zeros(8, 8), torch.zeros(8, 8), config=config()) is compiled
+    with pytest.raises(CodegenUnavailableError):
+        add(x, x, x, config=config())
+    assert add.cache_info() == (2, 1, 1)
+
+
+def test_dependencies_reach_the_parser_through_the_entry(parser):
+    add, _ = make_kernels()
+    x = torch.zeros(8, 8)
+    program = add.lower(x, x, x, config=config())
+    assert sorted(f.name for f in program.functions) == ["add", "tile_add"]

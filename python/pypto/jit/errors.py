@@ -59,19 +59,25 @@ class CallSite:
             return self.call.args[index]
         return None
 
-    def render(self, message: str, node: ast.AST | None = None) -> str:
-        """`file:line:col: message`, then the source line with a caret under `node` (or the call)."""
+    def location(self, node: ast.AST | None) -> tuple[int, int | None]:
+        """(line, 1-based column) of `node`, else of the call, else the frame's line alone."""
         node = node or self.call
-        text = linecache.getline(self.filename, self.lineno).rstrip("\n")
-        on_line = node is not None and node.lineno == self.lineno
-        column = node.col_offset + 1 if on_line else 1
-        header = f"{self.filename}:{self.lineno}:{column}: {message}"
+        if node is None:
+            return self.lineno, None
+        return node.lineno, node.col_offset + 1
+
+    def render(self, message: str, node: ast.AST | None = None) -> str:
+        """`file:line:col: message`, then that source line with a caret under `node` (or the call)."""
+        node = node or self.call
+        line, column = self.location(node)
+        header = f"{self.filename}:{line}:{column or 1}: {message}"
+        text = linecache.getline(self.filename, line).rstrip("\n")
         if not text:
             return header
-        if not on_line:
+        if node is None:
             return f"{header}\n    {text}"
-        end = node.end_col_offset if node.end_lineno == node.lineno else len(text)
-        width = max(1, (end or node.col_offset + 1) - node.col_offset)
+        end = node.end_col_offset if node.end_lineno == node.lineno and node.end_col_offset else len(text)
+        width = max(1, end - node.col_offset)
         return f"{header}\n    {text}\n    {' ' * node.col_offset}{'^' * width}"
 
 
@@ -128,14 +134,14 @@ def find_call_site() -> CallSite | None:
 
 def _located(cls: type[pypto.Error], message: str, site: CallSite | None,
              argument: ArgumentRef | None) -> pypto.Error:
-    node = site.argument_node(argument.index, argument.keyword) if site and argument else None
-    text = message if site is None else site.render(message, node)
-    error = cls(text)
-    error.message = message
-    error.filename = site.filename if site else None
-    error.lineno = site.lineno if site else None
-    node = node or (site.call if site else None)
-    error.col_offset = node.col_offset + 1 if node is not None and node.lineno == site.lineno else None
+    if site is None:
+        error = cls(message)
+        error.message, error.filename, error.lineno, error.col_offset = message, None, None, None
+        return error
+    node = site.argument_node(argument.index, argument.keyword) if argument else None
+    error = cls(site.render(message, node))
+    error.message, error.filename = message, site.filename
+    error.lineno, error.col_offset = site.location(node)
     return error
 
 

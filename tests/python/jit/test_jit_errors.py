@@ -173,3 +173,17 @@ def test_a_dimension_that_is_not_an_int_points_at_the_dimension():
     line = fractional.fn.__code__.co_firstlineno + 1
     column = open(THIS_FILE).read().splitlines()[line - 1].index("2.5") + 1
     assert (info.value.lineno, info.value.col_offset) == (line, column)
+
+
+def test_an_argument_on_a_later_line_of_the_call_is_pointed_at():
+    half = A.half()
+    with pytest.raises(TypeError) as info:
+        matmul(A,
+               half,
+               A)
+    line = inspect.currentframe().f_lineno - 2  # the line of `half,`
+    assert info.value.lineno == line
+    header, source, carets = str(info.value).split("\n")[:3]
+    assert header.startswith(f"{THIS_FILE}:{line}:16: matmul(): parameter 'b' expects dtype FP32")
+    assert source.strip() == "half,"
+    assert carets == " " * source.index("half") + "^^^^"

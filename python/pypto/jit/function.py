@@ -317,10 +317,11 @@ class _SpecializationBuilder:
             }.get(spec.kind, f"its annotation {spec.text} is neither a tensor nor a scalar")
             raise self._type_error(f"{method}() needs {what} for parameter '{spec.name}': {reason}; "
                                    f"pass it as an argument", None)
-        shape = [self._ir_dim(dim) for dim in spec.shape]  # type: ignore[union-attr]
-        self.param_types[spec.name] = _tensor_type(shape, spec.dtype, spec.layout)  # type: ignore[arg-type]
-        key_shape = tuple(None if isinstance(dim, DynamicDim) else dim for dim in spec.shape)  # type: ignore[union-attr]
-        self.tensor_keys.append(tensor_key(spec.name, key_shape, spec.dtype, spec.layout))  # type: ignore[arg-type]
+        dims, dtype = spec.shape, spec.dtype
+        assert dims is not None and dtype is not None  # what fully_annotated means
+        self.param_types[spec.name] = _tensor_type([self._ir_dim(dim) for dim in dims], dtype, spec.layout)
+        key_shape = tuple(None if isinstance(dim, DynamicDim) else dim for dim in dims)
+        self.tensor_keys.append(tensor_key(spec.name, key_shape, dtype, spec.layout))
 
     def _add_tensor(self, spec: ParamSpec, value: Any, argument: ArgumentRef | None) -> None:
         if spec.kind == "scalar":
@@ -375,16 +376,21 @@ class _SpecializationBuilder:
                                    f"{type(value).__name__} {value!r}", argument)
         scalar = arrays.scalar_value(value)
         if spec.dtype is not None:
-            self._check_scalar_dtype(spec, scalar, argument)
+            self._check_scalar_dtype(spec, spec.dtype, scalar, argument)
         self.scalar_values[spec.name] = scalar
         self.scalar_keys.append(ScalarKey(spec.name, type(scalar).__name__, scalar))
 
-    def _check_scalar_dtype(self, spec: ParamSpec, scalar: Any, argument: ArgumentRef | None) -> None:
-        dtype = spec.dtype
-        fits = (isinstance(scalar, bool) if dtype.is_bool() else  # type: ignore[union-attr]
-                not isinstance(scalar, float) if dtype.is_int() or dtype == INDEX else True)  # type: ignore[union-attr]
+    def _check_scalar_dtype(self, spec: ParamSpec, dtype: ir.DataType, scalar: Any,
+                            argument: ArgumentRef | None) -> None:
+        """A BOOL scalar takes a bool, an integer scalar takes no float; any number fits a float scalar."""
+        if dtype.is_bool():
+            fits = isinstance(scalar, bool)
+        elif dtype.is_int() or dtype == INDEX:
+            fits = not isinstance(scalar, float)
+        else:
+            fits = True
         if not fits:
-            raise self._type_error(f"parameter '{spec.name}' expects a {dtype.name} scalar ({spec.text}) "  # type: ignore[union-attr]
+            raise self._type_error(f"parameter '{spec.name}' expects a {dtype.name} scalar ({spec.text}) "
                                    f"but got the {type(scalar).__name__} {scalar!r}", argument)
 
 

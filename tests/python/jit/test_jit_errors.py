@@ -82,7 +82,8 @@ def test_wrong_rank():
     line = call_line()
     with pytest.raises(ValueError) as info:
         matmul(flat, A, A)
-    assert "parameter 'a' expects a rank-2 tensor (pl.Tensor[[64, 64], pl.FP32]) but got shape [4096]" in str(info.value)
+    assert ("parameter 'a' expects a rank-2 tensor (pl.Tensor[[64, 64], pl.FP32]) but got shape [4096]"
+            in str(info.value))
     assert_points_at(info.value, line, "flat")
 
 
@@ -90,12 +91,14 @@ def test_a_scalar_where_a_tensor_is_expected():
     line = call_line()
     with pytest.raises(TypeError) as info:
         matmul(A, 3.0, A)
-    assert "parameter 'b' is annotated pl.Tensor[[64, 64], pl.FP32] (a tensor) but got the float 3.0" in str(info.value)
+    assert ("parameter 'b' is annotated pl.Tensor[[64, 64], pl.FP32] (a tensor) but got the float 3.0"
+            in str(info.value))
     assert_points_at(info.value, line, "3.0")
 
 
 def test_a_tensor_where_a_scalar_is_expected():
-    with pytest.raises(TypeError, match=r"parameter 'alpha' is annotated pl.Scalar\[pl.INT32\] \(a scalar\) but got a torch tensor"):
+    with pytest.raises(TypeError, match=r"parameter 'alpha' is annotated pl.Scalar\[pl.INT32\] \(a scalar\) "
+                                        r"but got a torch tensor"):
         matmul(A, A, A, A)
 
 

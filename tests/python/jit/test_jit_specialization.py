@@ -281,7 +281,8 @@ def aliased(a: Mat64):
 def test_module_level_type_aliases_are_read():
     spec = aliased.param_specs()[0]
     assert (spec.kind, spec.shape, spec.dtype) == ("tensor", (64, 64), DT.BF16)
-    with pytest.raises(TypeError, match=r"parameter 'a' expects dtype BF16 \(Mat64\) but got a torch tensor of dtype FP32"):
+    with pytest.raises(TypeError, match=r"parameter 'a' expects dtype BF16 \(Mat64\) but got a torch tensor "
+                                        r"of dtype FP32"):
         aliased(torch.zeros(64, 64))
 
 

@@ -1,0 +1,441 @@
+"""JITFunction: a decorated kernel that specializes on its arguments, caches, lowers and compiles.
+
+One call, in order (the recipe of ``compile()``):
+
+1. bind the arguments to the kernel's parameters and check them against the
+   annotations (count, tensor or scalar, dtype, static dimensions);
+2. build the specialization: an ``ir.TensorType`` per tensor parameter
+   (``pl.dynamic`` dimensions as shared ``ir.Var``s), the scalar values, and
+   the cache key;
+3. on a miss: parse (``pypto.language.parser.parse_jit``) into the program
+   ``_jit_<name>``, run the RunConfig's pass pipeline, dumping into the
+   output directory when asked, and cache the result;
+4. dispatch: kernel code generation is not there yet, so a call stops with
+   CodegenUnavailableError naming the missing piece.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import importlib
+import inspect
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pypto import ir, passes
+from pypto.jit import arrays
+from pypto.jit.annotations import AnnotationReader, DynamicDim, ParamSpec
+from pypto.jit.cache import CacheInfo, ScalarKey, SpecializationCache, SpecializationKey, tensor_key
+from pypto.jit.compiled import CompiledProgram
+from pypto.jit.errors import (
+    ArgumentRef,
+    CallSite,
+    FrontendUnavailableError,
+    KernelArgumentError,
+    KernelShapeError,
+    find_call_site,
+)
+from pypto.jit.source import SourceInfo, external_source_text, namespace, read_source, referenced_constants, \
+    source_hash
+from pypto.runtime.config import RunConfig, compile_option_names
+
+KINDS = ("orchestration", "incore", "inline", "opaque", "host")
+
+# Which decorated functions a kernel of each kind picks up when it calls them by
+# name. A plain @pl.jit entry never pulls in another @pl.jit entry.
+DISCOVERS = {
+    "orchestration": {"incore", "inline", "opaque"},
+    "host": {"orchestration", "incore", "inline", "opaque"},
+    "opaque": {"incore", "inline", "opaque"},
+    "incore": {"inline"},
+    "inline": {"inline"},
+}
+
+BUILD_DIR_ENV = "PYPTO_PROG_BUILD_DIR"
+DEFAULT_BUILD_DIR = "build_output"
+INDEX = ir.DataType.INDEX
+
+
+@dataclass(frozen=True)
+class Specialization:
+    """Everything the parser needs to specialize a kernel, and the key it is cached under."""
+
+    program_name: str
+    param_types: dict[str, ir.Type]
+    scalar_values: dict[str, Any]
+    key: SpecializationKey
+
+
+@dataclass
+class _Bound:
+    """Arguments bound to parameters, with which argument of the user's call each came from."""
+
+    values: dict[str, Any]
+    arguments: dict[str, ArgumentRef]
+
+
+class JITFunction:
+    """A kernel decorated with one of the @pl.jit decorators.
+
+    Attributes: ``fn`` (the Python function), ``kind`` (one of KINDS),
+    ``level`` (a pypto.ir.Level or None), ``external_source`` (a path or None),
+    ``options`` (the decorator's keyword options).
+    """
+
+    def __init__(self, fn: Callable[..., Any], kind: str, *, level: Any = None,
+                 external_source: str | None = None, options: dict[str, Any] | None = None) -> None:
+        if kind not in KINDS:
+            raise ValueError(f"unknown kernel kind {kind!r}; expected one of {', '.join(KINDS)}")
+        for parameter in inspect.signature(fn).parameters.values():
+            if parameter.kind in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD):
+                raise TypeError(f"{fn.__qualname__}: kernels take named parameters, not *{parameter.name} "
+                                f"or **{parameter.name}")
+        self.fn = fn
+        self.kind = kind
+        self.level = level
+        self.external_source = external_source
+        self.options = dict(options or {})
+        self._cache: SpecializationCache[CompiledProgram] = SpecializationCache()
+        self._param_specs_memo: tuple[tuple[Any, ...], tuple[ParamSpec, ...]] | None = None
+        functools.update_wrapper(self, fn)
+
+    def __repr__(self) -> str:
+        return f"<JITFunction {self.kind} {self.__qualname__}>"
+
+    # ----------------------------------------------------------------- source
+
+    @functools.cached_property
+    def source(self) -> SourceInfo:
+        """The kernel's source text and syntax tree."""
+        return read_source(self.fn)
+
+    @property
+    def param_names(self) -> tuple[str, ...]:
+        return tuple(inspect.signature(self.fn).parameters)
+
+    def param_specs(self) -> list[ParamSpec]:
+        """What each parameter's annotation promises (tensor or scalar, shape, dtype, direction).
+
+        Reading evaluates the dimensions and dtypes, so the result is reused
+        while every name the annotations read is bound to the same object.
+        """
+        names = namespace(self.fn)
+        reader = AnnotationReader(self.source, names, self.fn.__module__)
+        values = tuple(names.get(name, _MISSING) for name in self.source.annotation_names)
+        memo = self._param_specs_memo
+        if memo is not None and len(memo[0]) == len(values) and all(a is b for a, b in zip(memo[0], values)):
+            return list(memo[1])
+        specs = reader.params()
+        self._param_specs_memo = None if reader.followed_alias else (values, tuple(specs))
+        return specs
+
+    def dependencies(self) -> list[JITFunction]:
+        """The decorated functions this kernel calls by name, transitively, in the order first met."""
+        found: list[JITFunction] = []
+        pending: list[JITFunction] = [self]
+        while pending:
+            caller = pending.pop(0)
+            names = namespace(caller.fn)
+            for name in caller.source.read_names:
+                callee = names.get(name)
+                if isinstance(callee, JITFunction) and callee is not self and callee not in found \
+                        and callee.kind in DISCOVERS[caller.kind]:
+                    found.append(callee)
+                    pending.append(callee)
+        return found
+
+    def source_hash(self) -> str:
+        """sha256 of this kernel's and its dependencies' sources, constants and external sources."""
+        parts = []
+        for function in [self, *self.dependencies()]:
+            info = function.source
+            constants = referenced_constants(info, namespace(function.fn))
+            external = external_source_text(function.external_source, info)
+            parts.append((f"{function.fn.__module__}.{function.__qualname__}", info, constants, external))
+        return source_hash(parts)
+
+    # --------------------------------------------------------- specialization
+
+    def specialize(self, *args: Any, config: RunConfig | None = None, **kwargs: Any) -> Specialization:
+        """The specialization (parameter types, scalar values, cache key) for these arguments."""
+        return self._specialize(args, kwargs, _resolve_config(config, dump_passes=False), find_call_site(),
+                                "specialize", samples_optional=True)
+
+    def _specialize(self, args: tuple[Any, ...], kwargs: dict[str, Any], config: RunConfig,
+                    site: CallSite | None, method: str, *, samples_optional: bool) -> Specialization:
+        bound = self._bind(args, kwargs, site, method, samples_optional=samples_optional)
+        builder = _SpecializationBuilder(self.__name__, site)
+        for spec in self.param_specs():
+            builder.add(spec, bound.values.get(spec.name, _MISSING), bound.arguments.get(spec.name), method)
+        key = SpecializationKey(self.source_hash(), tuple(builder.tensor_keys), tuple(builder.scalar_keys),
+                                config.compile_key())
+        return Specialization(f"_jit_{self.__name__}", builder.param_types, builder.scalar_values, key)
+
+    def _bind(self, args: tuple[Any, ...], kwargs: dict[str, Any], site: CallSite | None, method: str, *,
+              samples_optional: bool) -> _Bound:
+        signature = inspect.signature(self.fn)
+        names = list(signature.parameters)
+        listing = f"{self.__name__}({', '.join(names)})"
+        for keyword in kwargs:
+            if keyword not in signature.parameters:
+                raise _keyword_error(keyword, listing, method, site)
+        if len(args) > len(names):
+            raise KernelArgumentError.at(
+                f"{listing} takes {len(names)} argument{'s' if len(names) != 1 else ''} but {len(args)} were "
+                f"given", site, ArgumentRef(index=len(names)))
+        values: dict[str, Any] = {}
+        arguments: dict[str, ArgumentRef] = {}
+        for index, (name, value) in enumerate(zip(names, args)):
+            values[name] = value
+            arguments[name] = ArgumentRef(index=index)
+        for keyword, value in kwargs.items():
+            if keyword in values:
+                raise KernelArgumentError.at(f"{listing} got two values for '{keyword}'", site,
+                                             ArgumentRef(keyword=keyword))
+            values[keyword] = value
+            arguments[keyword] = ArgumentRef(keyword=keyword)
+        for name, parameter in signature.parameters.items():
+            if name not in values and parameter.default is not inspect.Parameter.empty:
+                values[name] = parameter.default
+        missing = [name for name in names if name not in values]
+        if missing and not samples_optional:
+            raise KernelArgumentError.at(
+                f"{listing} is missing argument{'s' if len(missing) > 1 else ''} "
+                f"{', '.join(repr(m) for m in missing)}: pass one tensor or scalar per parameter", site)
+        return _Bound(values, arguments)
+
+    # ---------------------------------------------------- lower, compile, call
+
+    def lower(self, *args: Any, config: RunConfig | None = None, **kwargs: Any) -> ir.Program:
+        """The program after the pass pipeline, for these arguments. Writes nothing, caches nothing."""
+        config = _resolve_config(config, dump_passes=False)
+        specialization = self._specialize(args, kwargs, config, find_call_site(), "lower", samples_optional=True)
+        program = self._parse(specialization)
+        return passes.PassManager(config.pipeline).run(program)
+
+    def compile(self, *args: Any, config: RunConfig | None = None, **kwargs: Any) -> CompiledProgram:
+        """Specialize, parse and lower (cached); no arguments are needed when every parameter is fully annotated.
+
+        Without a config the passes are dumped (as ir.compile does); RunConfig() dumps only with dump_passes=True.
+        """
+        config = _resolve_config(config, dump_passes=True)
+        return self._compiled(args, kwargs, config, find_call_site(), "compile", samples_optional=True)
+
+    def __call__(self, *args: Any, config: RunConfig | None = None, **kwargs: Any) -> Any:
+        config = _resolve_config(config, dump_passes=True)
+        compiled = self._compiled(args, kwargs, config, find_call_site(), "call", samples_optional=False)
+        return compiled(*args, config=config, **kwargs)
+
+    def _compiled(self, args: tuple[Any, ...], kwargs: dict[str, Any], config: RunConfig, site: CallSite | None,
+                  method: str, *, samples_optional: bool) -> CompiledProgram:
+        specialization = self._specialize(args, kwargs, config, site, method, samples_optional=samples_optional)
+        cached = self._cache.lookup(specialization.key)
+        if cached is not None:
+            return cached
+        compiled = self._build(specialization, config)
+        self._cache.store(specialization.key, compiled)
+        return compiled
+
+    def _build(self, specialization: Specialization, config: RunConfig) -> CompiledProgram:
+        program = self._parse(specialization)
+        output_dir = _make_output_dir(config, specialization.program_name)
+        manager = passes.PassManager(config.pipeline)
+        lowered = manager.run(program, dump_dir=str(output_dir) if config.dump_passes else None)
+        return CompiledProgram(lowered, output_dir, config.platform, config.backend_type, self.param_names,
+                               specialization.key)
+
+    def _parse(self, specialization: Specialization) -> ir.Program:
+        try:
+            parser = importlib.import_module("pypto.language.parser")
+        except ModuleNotFoundError as exc:
+            if exc.name not in ("pypto.language", "pypto.language.parser"):
+                raise
+            raise FrontendUnavailableError(
+                "the Python front end (pypto.language.parser.parse_jit) is not installed in this build, so "
+                f"{self.__name__} cannot be parsed") from exc
+        return parser.parse_jit(self, param_types=specialization.param_types,
+                                scalar_values=specialization.scalar_values,
+                                program_name=specialization.program_name)
+
+    # ------------------------------------------------------------------ cache
+
+    def cache_info(self) -> CacheInfo:
+        """Hits, misses and entries of this kernel's cache of compiled programs."""
+        return self._cache.info()
+
+    def clear_cache(self) -> None:
+        """Forget every compiled program of this kernel and reset the counters."""
+        self._cache.clear()
+
+
+_MISSING = object()
+
+
+class _SpecializationBuilder:
+    """Checks each argument against its parameter's annotation and records its type and key."""
+
+    def __init__(self, kernel_name: str, site: CallSite | None) -> None:
+        self._kernel = kernel_name
+        self._site = site
+        self._dynamic_vars: dict[str, ir.Var] = {}
+        self._dynamic_sizes: dict[str, tuple[int, str]] = {}
+        self.param_types: dict[str, ir.Type] = {}
+        self.scalar_values: dict[str, Any] = {}
+        self.tensor_keys: list[Any] = []
+        self.scalar_keys: list[ScalarKey] = []
+
+    def _type_error(self, message: str, argument: ArgumentRef | None) -> KernelArgumentError:
+        return KernelArgumentError.at(f"{self._kernel}(): {message}", self._site, argument)
+
+    def _shape_error(self, message: str, argument: ArgumentRef | None) -> KernelShapeError:
+        return KernelShapeError.at(f"{self._kernel}(): {message}", self._site, argument)
+
+    def add(self, spec: ParamSpec, value: Any, argument: ArgumentRef | None, method: str) -> None:
+        if value is _MISSING:
+            self._add_from_annotation(spec, method)
+        elif arrays.is_tensor(value):
+            self._add_tensor(spec, value, argument)
+        elif arrays.is_scalar(value):
+            self._add_scalar(spec, value, argument)
+        else:
+            raise self._type_error(
+                f"parameter '{spec.name}' got a {type(value).__module__}.{type(value).__qualname__}; "
+                "pass a torch tensor, a numpy array or a Python number", argument)
+
+    def _add_from_annotation(self, spec: ParamSpec, method: str) -> None:
+        if not spec.fully_annotated:
+            what = "a scalar value" if spec.kind == "scalar" else "a sample tensor"
+            reason = {
+                "tensor": f"its annotation {spec.text} gives no shape and dtype",
+                "scalar": "scalars are specialization constants",
+                "unannotated": "it has no annotation",
+            }.get(spec.kind, f"its annotation {spec.text} is neither a tensor nor a scalar")
+            raise self._type_error(f"{method}() needs {what} for parameter '{spec.name}': {reason}; "
+                                   f"pass it as an argument", None)
+        dims, dtype = spec.shape, spec.dtype
+        assert dims is not None and dtype is not None  # what fully_annotated means
+        self.param_types[spec.name] = _tensor_type([self._ir_dim(dim) for dim in dims], dtype, spec.layout)
+        key_shape = tuple(None if isinstance(dim, DynamicDim) else dim for dim in dims)
+        self.tensor_keys.append(tensor_key(spec.name, key_shape, dtype, spec.layout))
+
+    def _add_tensor(self, spec: ParamSpec, value: Any, argument: ArgumentRef | None) -> None:
+        if spec.kind == "scalar":
+            raise self._type_error(f"parameter '{spec.name}' is annotated {spec.text} (a scalar) but got a "
+                                   f"{type(value).__module__.split('.')[0]} tensor", argument)
+        try:
+            tensor = arrays.tensor_arg(value)
+        except arrays.UnsupportedArgument as exc:
+            raise self._type_error(f"parameter '{spec.name}': {exc}", argument) from None
+        if spec.dtype is not None and tensor.dtype != spec.dtype:
+            raise self._type_error(
+                f"parameter '{spec.name}' expects dtype {spec.dtype.name} ({spec.text}) but got a "
+                f"{tensor.library} tensor of dtype {tensor.dtype.name}; convert the argument or change the "
+                "annotation", argument)
+        dims = spec.shape if spec.shape is not None else tuple(tensor.shape)
+        if len(dims) != len(tensor.shape):
+            raise self._shape_error(
+                f"parameter '{spec.name}' expects a rank-{len(dims)} tensor ({spec.text}) but got shape "
+                f"{list(tensor.shape)}", argument)
+        shape: list[Any] = []
+        for axis, (dim, size) in enumerate(zip(dims, tensor.shape)):
+            if isinstance(dim, DynamicDim):
+                self._bind_dynamic(dim.name, size, spec.name, axis, argument)
+                shape.append(self._ir_dim(dim))
+            elif dim != size:
+                raise self._shape_error(
+                    f"parameter '{spec.name}' expects shape [{', '.join(str(d) for d in dims)}] ({spec.text}) but got "
+                    f"shape {list(tensor.shape)}: dimension {axis} is {size}, not {dim}", argument)
+            else:
+                shape.append(size)
+        self.param_types[spec.name] = _tensor_type(shape, tensor.dtype, spec.layout)
+        key_shape = tuple(None if isinstance(d, DynamicDim) else s for d, s in zip(dims, tensor.shape))
+        self.tensor_keys.append(tensor_key(spec.name, key_shape, tensor.dtype, spec.layout))
+
+    def _bind_dynamic(self, name: str, size: int, param: str, axis: int, argument: ArgumentRef | None) -> None:
+        seen = self._dynamic_sizes.setdefault(name, (size, f"'{param}' dimension {axis}"))
+        if seen[0] != size:
+            raise self._shape_error(
+                f"dynamic dimension '{name}' is {seen[0]} in {seen[1]} but {size} in '{param}' dimension "
+                f"{axis}; one pl.dynamic name is one size per call", argument)
+
+    def _ir_dim(self, dim: int | DynamicDim) -> Any:
+        if isinstance(dim, int):
+            return dim
+        if dim.name not in self._dynamic_vars:
+            self._dynamic_vars[dim.name] = ir.Var(dim.name, ir.ScalarType(INDEX))
+        return self._dynamic_vars[dim.name]
+
+    def _add_scalar(self, spec: ParamSpec, value: Any, argument: ArgumentRef | None) -> None:
+        if spec.kind == "tensor":
+            raise self._type_error(f"parameter '{spec.name}' is annotated {spec.text} (a tensor) but got the "
+                                   f"{type(value).__name__} {value!r}", argument)
+        scalar = arrays.scalar_value(value)
+        if spec.dtype is not None:
+            self._check_scalar_dtype(spec, spec.dtype, scalar, argument)
+        self.scalar_values[spec.name] = scalar
+        self.scalar_keys.append(ScalarKey(spec.name, type(scalar).__name__, scalar))
+
+    def _check_scalar_dtype(self, spec: ParamSpec, dtype: ir.DataType, scalar: Any,
+                            argument: ArgumentRef | None) -> None:
+        """A BOOL scalar takes a bool, an integer scalar takes no float; any number fits a float scalar."""
+        if dtype.is_bool():
+            fits = isinstance(scalar, bool)
+        elif dtype.is_int() or dtype == INDEX:
+            fits = not isinstance(scalar, float)
+        else:
+            fits = True
+        if not fits:
+            raise self._type_error(f"parameter '{spec.name}' expects a {dtype.name} scalar ({spec.text}) "
+                                   f"but got the {type(scalar).__name__} {scalar!r}", argument)
+
+
+def _tensor_type(shape: list[Any], dtype: ir.DataType, layout: Any) -> ir.TensorType:
+    if isinstance(layout, ir.TensorLayout):
+        return ir.TensorType(shape, dtype, layout)
+    return ir.TensorType(shape, dtype)
+
+
+def _keyword_error(keyword: str, listing: str, method: str, site: CallSite | None) -> KernelArgumentError:
+    argument = ArgumentRef(keyword=keyword)
+    target = "kernel" if method == "call" else f"kernel.{method}"
+    if keyword in compile_option_names():
+        fields = {f.name for f in dataclasses.fields(RunConfig) if f.init}
+        how = (f"write {target}(..., config=RunConfig({keyword}=...))" if keyword in fields else
+               f"RunConfig has no '{keyword}' option (see docs/jit.md for its fields)")
+        return KernelArgumentError.at(
+            f"compile options go through RunConfig: '{keyword}' is not a parameter of {listing}; {how}",
+            site, argument)
+    return KernelArgumentError.at(f"{listing} got an unexpected keyword argument '{keyword}'", site, argument)
+
+
+def _resolve_config(config: Any, *, dump_passes: bool) -> RunConfig:
+    """A missing config means ir.compile's defaults, which dump the passes when compiling."""
+    if config is None:
+        return RunConfig(dump_passes=dump_passes)
+    if not isinstance(config, RunConfig):
+        raise TypeError(f"config must be a pypto.runtime.RunConfig, got {type(config).__name__}")
+    return config
+
+
+def _make_output_dir(config: RunConfig, program_name: str) -> Path:
+    """save_kernels_dir, or <$PYPTO_PROG_BUILD_DIR or build_output>/<program>_<YYYYmmdd_HHMMSS>[_N]."""
+    if config.save_kernels_dir is not None:
+        path = Path(config.save_kernels_dir)
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+    root = Path(os.environ.get(BUILD_DIR_ENV) or DEFAULT_BUILD_DIR)
+    root.mkdir(parents=True, exist_ok=True)
+    stem = f"{program_name}_{time.strftime('%Y%m%d_%H%M%S')}"
+    for attempt in range(1, 1000):
+        path = root / (stem if attempt == 1 else f"{stem}_{attempt}")
+        try:
+            path.mkdir()
+            return path
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"cannot create a fresh output directory under {root} for {stem}")

@@ -1,0 +1,105 @@
+"""Real @pl.jit kernels through the real front end (skipped until pypto.language is installed)."""
+
+import pytest
+
+pl = pytest.importorskip("pypto.language")
+
+import torch  # noqa: E402
+from jit_testing import config  # noqa: E402
+
+from pypto import ir  # noqa: E402
+from pypto.jit import CodegenUnavailableError, JITFunction  # noqa: E402
+
+ROWS = pl.dynamic("ROWS")
+
+
+@pl.jit.incore
+def add_kernel(a: pl.Tensor[[128, 128], pl.FP32], b: pl.Tensor[[128, 128], pl.FP32],
+               out: pl.Out[pl.Tensor[[128, 128], pl.FP32]]):
+    out = pl.assemble(out, pl.add(a, b), [0, 0])
+    return out
+
+
+@pl.jit
+def add(a: pl.Tensor[[128, 128], pl.FP32], b: pl.Tensor[[128, 128], pl.FP32],
+        out: pl.Out[pl.Tensor[[128, 128], pl.FP32]]):
+    return add_kernel(a, b, out)
+
+
+@pl.jit
+def accumulate(a: pl.Tensor, out: pl.Out[pl.Tensor], n: pl.Scalar[pl.INDEX]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        t = pl.add(a, a)
+        for i in pl.range(n):
+            t = pl.add(t, a)
+        out = pl.assemble(out, pl.mul(t, t), [0, 0])
+    return out
+
+
+@pl.jit.incore
+def scale_rows(x: pl.Tensor[[ROWS, 64], pl.FP32], out: pl.Out[pl.Tensor[[ROWS, 64], pl.FP32]]):
+    t = pl.load(x, [0, 0], [16, 64], target_memory=pl.Mem.Vec)
+    out = pl.store(pl.mul(t, 2.0), [0, 0], out)
+    return out
+
+
+@pytest.fixture(autouse=True)
+def fresh_caches(build_dir):
+    for kernel in (add, accumulate, scale_rows):
+        kernel.clear_cache()
+
+
+def test_pl_jit_is_the_jit_decorator():
+    assert isinstance(add, JITFunction) and add.kind == "orchestration"
+    assert add_kernel.kind == "incore"
+
+
+def test_a_fully_annotated_entry_compiles_without_arguments():
+    compiled = add.compile(config=config(dump_passes=True))
+    assert sorted(f.name for f in compiled.program.functions) == ["add", "add_kernel"]
+    assert compiled.program.name == "_jit_add"
+    assert not [d for d in ir.verify(compiled.program) if d.is_error]
+    assert (compiled.passes_dump_dir).is_dir()
+    x = torch.zeros(128, 128)
+    assert add.compile(x, x, x, config=config()) is compiled
+
+
+def test_shapes_come_from_the_arguments_and_scalars_are_folded():
+    a = torch.zeros(64, 64)
+    program = accumulate.lower(a, a, 3, config=config())
+    text = ir.as_python(program, concise=True)
+    assert "pl.range(0, 3, 1" in text
+    assert "pl.Tensor[[64, 64], pl.FP32]" in text
+    other = ir.as_python(accumulate.lower(torch.zeros(32, 64), torch.zeros(32, 64), 3, config=config()))
+    assert "pl.Tensor[[32, 64], pl.FP32]" in other
+    assert accumulate.cache_info() == (0, 0, 0)  # lower() does not cache
+
+
+def test_cache_hits_misses_and_dynamic_dimensions():
+    small, large = torch.zeros(64, 64), torch.zeros(256, 64)
+    scale_rows.compile(small, small, config=config())
+    scale_rows.compile(large, large, config=config())
+    assert scale_rows.cache_info() == (1, 1, 1)
+    a = torch.zeros(64, 64)
+    accumulate.compile(a, a, 2, config=config())
+    accumulate.compile(a, a, 2, config=config())
+    accumulate.compile(a, a, 4, config=config())
+    accumulate.compile(torch.zeros(32, 64), torch.zeros(32, 64), 2, config=config())
+    assert accumulate.cache_info() == (1, 3, 3)
+
+
+def test_the_default_pipeline_lowers_a_real_kernel(default_pipeline):
+    a = torch.zeros(64, 64)
+    assert isinstance(accumulate.lower(a, a, 2), ir.Program)
+
+
+def test_calling_a_real_kernel_says_codegen_is_missing():
+    x = torch.zeros(128, 128)
+    with pytest.raises(CodegenUnavailableError, match="kernel code generation for platform 'a2a3sim'"):
+        add(x, x, x, config=config())
+
+
+def test_dtype_errors_come_before_parsing():
+    x = torch.zeros(128, 128, dtype=torch.float16)
+    with pytest.raises(TypeError, match=r"parameter 'a' expects dtype FP32"):
+        add(x, x, x, config=config())

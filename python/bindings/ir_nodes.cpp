@@ -104,8 +104,14 @@ Ref<T> Finish(std::shared_ptr<T> node) {
       node->type = def ? def->DeduceType(node->args, node->kwargs, node->span) : UnknownType::Make();
     }
   } else if constexpr (std::is_same_v<T, Function>) {
-    return Function::Make(node->name, node->func_type, node->params, node->param_directions, node->return_types,
-                          node->body, node->span);
+    // Make validates and defaults the directions; the optional fields it does not take carry over.
+    auto made = std::make_shared<Function>(*Function::Make(node->name, node->func_type, node->params,
+                                                           node->param_directions, node->return_types, node->body,
+                                                           node->span));
+    made->level = node->level;
+    made->role = node->role;
+    made->attrs = node->attrs;
+    return made;
   } else if constexpr (std::is_same_v<T, Program>) {
     return Program::Make(node->name, node->functions, node->span);
   }

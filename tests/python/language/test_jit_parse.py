@@ -1,0 +1,63 @@
+"""parse_jit: the entry point the JIT specializes through."""
+
+import pytest
+
+import pypto.language as pl
+from pypto import ir
+
+from . import jit_programs as jp
+
+F32 = ir.TensorType([64, 64], pl.FP32)
+
+
+def test_entry_with_sub_function_discovered_by_name():
+    program = pl.parse_jit(jp.entry, param_types={"a": F32, "out": F32}, scalar_values={}, program_name="p")
+    names = [f.name for f in program.functions]
+    assert names == ["_entry", "_scale"]
+    main, sub = program.get_function("_entry"), program.get_function("_scale")
+    assert main.func_type == pl.FunctionType.Orchestration
+    assert sub.func_type == pl.FunctionType.InCore
+    assert [p.name_hint for p in main.params] == ["a", "out", "n"]
+    assert main.param_directions[1] == ir.ParamDirection.Out
+    ir.assert_structural_equal(sub.params[0].type, F32)
+    text = ir.as_python(program)
+    assert "self._scale(a, out" in text
+    assert not [d for d in ir.verify(program) if d.is_error]
+    ir.assert_structural_equal(pl.parse(text), program, enable_auto_mapping=True)
+
+
+def test_scalars_specialize_as_constants():
+    program = pl.parse_jit(jp.entry, param_types={"a": F32, "out": F32}, scalar_values={"n": 3},
+                           program_name="p")
+    main = program.get_function("_entry")
+    assert [p.name_hint for p in main.params] == ["a", "out"]
+    assert "pl.range(0, 3, 1)" in ir.as_python(program)
+
+
+def test_inline_sub_functions_are_spliced():
+    program = pl.parse_jit(jp.entry_with_scope, param_types={"a": F32, "b": F32}, scalar_values={},
+                           program_name="p")
+    assert [f.name for f in program.functions] == ["_entry_with_scope"]
+    text = ir.as_python(program)
+    assert "pl.tensor.add(a, a)" in text
+
+
+def test_a_jit_entry_does_not_call_another_entry():
+    with pytest.raises(pl.ParseTypeError, match="a @pl.jit function does not call another one") as info:
+        pl.parse_jit(jp.calls_entry, param_types={"a": F32, "out": F32}, scalar_values={}, program_name="p")
+    assert "@pl.jit.incore" in info.value.hint
+
+
+def test_incore_entry_keeps_level_and_external_source():
+    program = pl.parse_jit(jp.kernel, param_types={"a": F32}, scalar_values={"rows": 16}, program_name="k")
+    f = program.get_function("_kernel")
+    assert f.func_type == pl.FunctionType.InCore
+    assert f.level == pl.Level.CHIP_DIE
+    assert f.attrs["external_source"] == "kernels/k.cpp"
+
+
+def test_unannotated_param_without_a_type_is_an_error():
+    with pytest.raises(pl.ParseTypeError, match="parameter 'a' needs a type annotation"):
+        pl.parse_jit(jp.untyped, param_types={"b": F32}, scalar_values={}, program_name="u")
+    program = pl.parse_jit(jp.untyped, param_types={"a": F32, "b": F32}, scalar_values={}, program_name="u")
+    assert len(program.functions[0].params) == 2

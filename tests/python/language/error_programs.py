@@ -56,7 +56,7 @@ class LoadIntoLeft:
 class UnknownPlAttribute:
     @pl.function(type=pl.FunctionType.InCore)
     def f(self, a: pl.Tensor[[64, 64], pl.FP32]):
-        t = pl.get_block_idx()  # ERR
+        t = pl.relu(a)  # ERR
         return
 
 
@@ -135,8 +135,8 @@ class OpArgCount:
 
 class OpDtypeMismatch:
     @pl.function(type=pl.FunctionType.InCore)
-    def f(self, a: pl.Tensor[[64, 64], pl.FP32], b: pl.Tensor[[64, 64], pl.INT8]):
-        c = pl.tensor.matmul(a, b, out_dtype=pl.BOOL)  # ERR
+    def f(self, a: pl.Tensor[[64, 64], pl.INT32]):
+        c = pl.tensor.exp(a)  # ERR
         return
 
 
@@ -241,8 +241,7 @@ CASES = [
     ("tensor_create_in_incore", TensorCreateInCore, pl.PlacementError, "tensor creation inside InCore code",
      "pl.Out"),
     ("load_into_left", LoadIntoLeft, pl.ParseValueError, "cannot load straight into Left", "pl.tile.move"),
-    ("unknown_pl_attribute", UnknownPlAttribute, pl.ParseTypeError, "pl.get_block_idx does not exist",
-     "pl.tile.get_block_idx or pl.tensor.get_block_idx"),
+    ("unknown_pl_attribute", UnknownPlAttribute, pl.ParseTypeError, "pl.relu does not exist", "pl.tile.relu"),
     ("yield_arity", YieldArity, pl.ParseValueError, "yield arity mismatch", ""),
     ("yield_type", YieldType, pl.ParseTypeError, "yield type mismatch", "keep"),
     ("if_yield_arity", IfYieldArity, pl.ParseValueError, "yield arity mismatch", ""),
@@ -252,7 +251,8 @@ CASES = [
     ("wrong_arg_dtype", WrongArgDtype, pl.ParseTypeError, "argument 'a' of 'k' must be pl.Tensor[[64, 64], pl.FP32]",
      ""),
     ("op_arg_count", OpArgCount, pl.ParseError, "tile.load", "signature"),
-    ("op_dtype_mismatch", OpDtypeMismatch, pl.ParseError, "tensor.matmul", "signature"),
+    ("op_dtype_mismatch", OpDtypeMismatch, pl.ParseTypeError, "must be a Tensor of a floating-point dtype",
+     "signature"),
     ("print_in_body", PrintInBody, pl.ParseSyntaxError, "print() is not allowed in a kernel body", "remove"),
     ("python_range", PythonRange, pl.ParseSyntaxError, "Python range() in a kernel", "pl.range"),
     ("keyword_on_other_level", KeywordOnOtherLevel, pl.ParseTypeError,

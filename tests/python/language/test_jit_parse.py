@@ -31,7 +31,7 @@ def test_scalars_specialize_as_constants():
                            program_name="p")
     main = program.get_function("_entry")
     assert [p.name_hint for p in main.params] == ["a", "out"]
-    assert "pl.range(0, 3, 1)" in ir.as_python(program)
+    assert "pl.range(0, 3, 1, init_values=(out,))" in ir.as_python(program)
 
 
 def test_inline_sub_functions_are_spliced():

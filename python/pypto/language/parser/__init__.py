@@ -262,7 +262,7 @@ class _JitProgram:
                 arg_types[pname] = value.type
         src = Source.of_object(obj.fn)
         parser = FunctionParser(src, src.tree.body[0], self.spec_of(obj), _globals_of(obj.fn), self.context(),
-                                param_types=arg_types)
+                                param_types=arg_types, jit=True)
         self.owners[name] = obj
         function = parser.parse()
         self.functions[name] = function
@@ -285,6 +285,6 @@ def parse_jit(entry, *, param_types: dict[str, ir.Type], scalar_values: dict[str
     jit = _JitProgram()
     src = Source.of_object(entry.fn)
     parser = FunctionParser(src, src.tree.body[0], jit.spec_of(entry), _globals_of(entry.fn), jit.context(),
-                            param_types=param_types, scalar_values=scalar_values)
+                            param_types=param_types, scalar_values=scalar_values, jit=True)
     main = parser.parse()
     return ir.Program(program_name, [main, *jit.functions.values()])

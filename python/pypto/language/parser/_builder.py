@@ -115,7 +115,7 @@ class FunctionParser:
     def __init__(self, source: Source, node: ast.FunctionDef, spec: FunctionSpec, globals_: dict,
                  context: Context | None = None, *, param_types: dict[str, ir.Type] | None = None,
                  scalar_values: dict[str, Any] | None = None, is_method: bool = False,
-                 name: str | None = None) -> None:
+                 name: str | None = None, jit: bool = False) -> None:
         self.src = source
         self.node = node
         self.spec = spec
@@ -124,6 +124,7 @@ class FunctionParser:
         self.param_types = param_types or {}
         self.scalar_values = scalar_values or {}
         self.is_method = is_method
+        self.jit = jit
         self.name = name or node.name
         self.env: dict[str, Any] = {}
         self.blocks: list[list] = []
@@ -203,7 +204,9 @@ class FunctionParser:
                            f"give the shape and dtype: {name}: pl.Tensor[[64, 64], pl.FP32]", ParseTypeError)
         return direction, self.to_type(spec, arg.annotation, f"parameter '{name}'")
 
-    def return_annotation(self, node) -> list[ir.Type]:
+    def return_annotation(self, node) -> list[ir.Type] | None:
+        if self.jit and self.static(node) is T.Tensor:
+            return None
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == "tuple":
             elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
             return [self.to_type(self.static(e), e, "the return type") for e in elts]

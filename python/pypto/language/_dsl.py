@@ -7,7 +7,9 @@ ordinary Python raises, because a kernel body is never executed.
 from __future__ import annotations
 
 import inspect
+import sys
 from dataclasses import dataclass, field
+from types import FrameType
 from typing import Any, Callable
 
 from pypto import ir
@@ -95,14 +97,16 @@ def function(fn: Callable | None = None, *, type: ir.FunctionType = ir.FunctionT
     ``@pl.program`` class the class decorator parses it, with its siblings.
     """
 
-    def wrap(f: Callable):
+    def wrap(f: Callable, caller: FrameType):
         spec = FunctionSpec(f, type, level, role, external_source)
         if _is_method(f):
             return spec
         from pypto.language.parser import parse_function
-        return parse_function(spec)
+        return parse_function(spec, dict(caller.f_locals))
 
-    return wrap(fn) if fn is not None else wrap
+    if fn is not None:
+        return wrap(fn, sys._getframe(1))
+    return lambda f: wrap(f, sys._getframe(1))
 
 
 def program(cls: type):

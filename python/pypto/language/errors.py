@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import linecache
 
+from pypto import Error
 
-class ParseError(Exception):
-    """A DSL program the parser cannot turn into IR."""
+
+class ParseError(Error):
+    """A DSL program the parser cannot turn into IR (a ``pypto.Error``, with ``.message``,
+    ``.filename``, ``.lineno``, ``.col_offset`` and ``.hint``)."""
 
     def __init__(self, message: str, filename: str = "<unknown>", lineno: int = 0, col_offset: int = 0,
                  end_col_offset: int | None = None, hint: str = "", source_line: str | None = None) -> None:

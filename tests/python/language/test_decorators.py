@@ -60,3 +60,13 @@ def test_inline_helpers_cannot_be_called_directly():
     helper = pl.inline(lambda x: x)
     with pytest.raises(pl.KernelOnlyError):
         helper(1)
+
+
+def test_locals_in_annotations_of_a_nested_function_resolve():
+    rows = 48
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def f(a: pl.Tensor[[rows, 16], pl.FP32]) -> pl.Tensor[[rows, 16], pl.FP32]:
+        return pl.neg(a)
+
+    assert "pl.Tensor[[48, 16], pl.FP32]" in ir.as_python(f)

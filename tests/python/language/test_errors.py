@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+import pypto
 import pypto.language as pl
 
 from . import error_programs
@@ -43,6 +44,7 @@ def test_error_points_at_the_user_line(name, cls, exc, message, hint):
 
 
 def test_error_families_subclass_the_builtins():
+    assert issubclass(pl.ParseError, pypto.Error)
     assert issubclass(pl.ParseTypeError, TypeError)
     assert issubclass(pl.ParseValueError, ValueError)
     assert issubclass(pl.ParseSyntaxError, SyntaxError)

@@ -209,3 +209,25 @@ def test_invalid_python_is_a_syntax_error():
 def test_text_without_a_program():
     with pytest.raises(pl.ParseError, match="no @pl.program class"):
         pl.parse("import pypto.language as pl\n")
+
+
+MEMREF_TEXT = '''\
+# pypto.program: mem
+import pypto.language as pl
+
+@pl.program
+class mem:
+    @pl.function(type=pl.FunctionType.InCore)
+    def f(self, t: pl.Tile[[16, 16], pl.FP16, pl.MemRef("buf", 0, 512, pl.Mem.Vec), pl.Mem.Vec], u: pl.Tile[[16, 16], pl.FP16, pl.MemRef("buf", 0, 512, pl.Mem.Vec), pl.Mem.Vec, pl.TileView(valid_shape=[8, 16], blayout=pl.TileLayout.row_major, fractal=512, pad=pl.PadValue.max)], p: pl.Ptr[pl.Mem.Vec], q: pl.Tuple[pl.Scalar[pl.INT32], pl.Scalar[pl.FP32]]):
+        x: pl.Tile[[16, 16], pl.FP16, pl.Mem.Vec] = pl.tile.add(t, u)
+        return
+'''
+
+
+def test_memrefs_views_pointers_and_tuples_in_text():
+    program = pl.parse(MEMREF_TEXT)
+    assert ir.as_python(program) == MEMREF_TEXT
+    t, u = program.functions[0].params[:2]
+    assert t.type.memref.same_as(u.type.memref), "one name is one buffer within a function"
+    assert u.type.pad == pl.PadValue.max
+    assert list(u.type.valid_shape[i].value for i in range(2)) == [8, 16]

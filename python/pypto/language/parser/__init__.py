@@ -33,15 +33,10 @@ JIT_KINDS = {
 }
 
 
-def _globals_of(fn, extra: dict | None = None) -> dict:
-    scope = dict(fn.__globals__)
-    try:
-        closure = inspect.getclosurevars(fn)
-        scope.update(closure.nonlocals)
-    except (TypeError, ValueError):
-        pass
-    if extra:
-        scope.update({k: v for k, v in extra.items() if k not in scope or k in (extra or {})})
+def _globals_of(fn, caller_locals: dict | None = None) -> dict:
+    """What names in ``fn`` can mean: its module, the locals where it was defined, its closure."""
+    scope = {**fn.__globals__, **(caller_locals or {})}
+    scope.update(inspect.getclosurevars(fn).nonlocals)
     return scope
 
 
@@ -192,17 +187,11 @@ def parse(text: str, filename: str = "<string>") -> ir.Program:
                 spec = _function_spec(src, m, scope) if isinstance(m, ast.FunctionDef) else None
                 if spec is None:
                     raise src.error(m, "a @pl.program class holds @pl.function methods only", cls=ParseSyntaxError)
-                spec.fn = None
                 methods.append((spec, m))
             name = _program_name(src) or stmt.name
-            return _ProgramParser(src, [(_named(s, m), m) for s, m in methods], scope).program(name)
+            return _ProgramParser(src, methods, scope).program(name)
     raise ParseError("no @pl.program class in the text", filename, 0, hint="the text should hold one "
                      "`@pl.program` class, as ir.as_python prints it")
-
-
-def _named(spec: FunctionSpec, node: ast.FunctionDef) -> FunctionSpec:
-    spec.fn = None
-    return spec
 
 
 def _program_name(src: Source) -> str | None:

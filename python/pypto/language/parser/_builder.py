@@ -62,11 +62,12 @@ BUILTIN_HINTS = {
 
 
 def _is_number(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) or isinstance(v, bool)
+    """A Python literal the parser folds (bools included: ``not`` folds too)."""
+    return isinstance(v, (int, float))
 
 
-def type_kind(t: ir.Type) -> str:
-    return t.type_name
+def _is_builtin(fn: Any) -> bool:
+    return any(fn is v for v in vars(builtins).values())
 
 
 def describe(t: ir.Type) -> str:
@@ -133,7 +134,6 @@ class FunctionParser:
         self.memrefs: dict[str, ir.MemRef] = {}
         self.return_types: list[ir.Type] | None = None
         self.attrs: dict = dict(spec.attrs)
-        self.inline_depth = 0
 
     # ------------------------------------------------------------------ helpers
     @staticmethod
@@ -274,9 +274,8 @@ class FunctionParser:
         known = self.memrefs.get(spec.name)
         if known is not None:
             return known
-        base = spec.base
-        ref = ir.MemRef(spec.name, ir.MemRefType(), memory_space=spec.memory_space, base=base,
-                        byte_offset=spec.byte_offset, size=spec.size)
+        ref = ir.MemRef(spec.name, ir.PtrType(spec.memory_space), memory_space=spec.memory_space, base=spec.base,
+                        byte_offset=self.to_expr(spec.byte_offset, node), size=spec.size, span=self.span(node))
         self.memrefs[spec.name] = ref
         return ref
 
@@ -555,10 +554,10 @@ class FunctionParser:
         if any(k.arg is None for k in node.keywords) and not isinstance(fn, (OpFunction,)):
             raise self.err(node, "**kwargs are only accepted by op calls", cls=ParseSyntaxError)
         if isinstance(fn, OpFunction):
-            args = [self.arg_value(a) for a in node.args]
+            args = [self.value(a) for a in node.args]
             return self.make_op(fn.op_name, args, self.kwargs(node), node, node.args)
         if isinstance(fn, Dispatcher):
-            args = [self.arg_value(a) for a in node.args]
+            args = [self.value(a) for a in node.args]
             return self.dispatch(fn, args, self.kwargs(node), node, node.args)
         if isinstance(fn, Intrinsic):
             return self.intrinsic_expr(fn, node)
@@ -577,18 +576,14 @@ class FunctionParser:
                                                           span=self.span(node)))
         if fn is float:
             return self.static_call(node)
-        if isinstance(fn, type(print)) and getattr(builtins, getattr(fn, "__name__", ""), None) is fn \
-                or fn in (range, list, tuple, dict, int, str, len):
-            name = fn.__name__
+        if _is_builtin(fn):
+            name = getattr(fn, "__name__", ast.unparse(func))
             raise self.err(node, f"the Python builtin {name}() is not allowed in a kernel body",
                            BUILTIN_HINTS.get(name, "kernel bodies are parsed into IR, not run: use pl.* ops"),
                            ParseSyntaxError)
         raise self.err(func, f"{ast.unparse(func)} cannot be called in a kernel body (it is {fn!r})",
                        "call pl.* ops, pl.inline helpers, or functions of the program (self.f / @pl.jit.incore)",
                        ParseTypeError)
-
-    def arg_value(self, node) -> Any:
-        return self.value(node)
 
     def kwargs(self, node: ast.Call) -> dict:
         out = {}
@@ -854,9 +849,6 @@ class FunctionParser:
             self.emit(ir.EvalStmt(v, span=self.span(node)))
 
     def bind(self, name: str, value: Any, node, annotation: ir.Type | None = None) -> ir.Var:
-        if isinstance(value, ir.Var) and annotation is None and name not in self.env and self.inline_depth:
-            self.env[name] = value
-            return value
         if annotation is not None and isinstance(annotation, ir.ScalarType) and _is_number(value):
             value = self.const(node, [value, annotation.dtype], {})
         if not isinstance(value, ir.Expr):
@@ -1095,9 +1087,10 @@ class FunctionParser:
             else:
                 attrs[k.arg] = self.attr_value(k.value)
         if kind == "unroll":
-            for a, n in zip(args, call.args if len(call.args) == 3 else call.args):
+            for a in args:
                 if not isinstance(a, int):
-                    raise self.err(n, "pl.unroll needs literal bounds: it is unrolled at compile time",
+                    where = next((n for n in call.args if self.value(n) is a), call)
+                    raise self.err(where, "pl.unroll needs literal bounds: it is unrolled at compile time",
                                    "use int literals or Python constants, or pl.range for a runtime bound",
                                    ParseValueError)
         return args, attrs, inits

@@ -76,3 +76,14 @@ kernel = StandIn(_kernel, "incore", level=pl.Level.CHIP_DIE, external_source="ke
 def _untyped(a, b: pl.Tensor):
     return
 untyped = StandIn(_untyped)
+
+
+def _rebinds_specialized(a: pl.Tensor, n: pl.Scalar[pl.INDEX]):
+    for i in pl.range(4):
+        n = n + i
+    if n > 2:
+        n = n * 2
+    return n
+
+
+rebinds_specialized = StandIn(_rebinds_specialized, "opaque")

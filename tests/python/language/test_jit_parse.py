@@ -61,3 +61,12 @@ def test_unannotated_param_without_a_type_is_an_error():
         pl.parse_jit(jp.untyped, param_types={"b": F32}, scalar_values={}, program_name="u")
     program = pl.parse_jit(jp.untyped, param_types={"a": F32, "b": F32}, scalar_values={}, program_name="u")
     assert len(program.functions[0].params) == 2
+
+
+def test_a_specialized_scalar_rebound_in_a_loop_is_carried():
+    program = pl.parse_jit(jp.rebinds_specialized, param_types={"a": F32}, scalar_values={"n": 5},
+                           program_name="r")
+    text = ir.as_python(program, concise=True)
+    assert "for i, (n,) in pl.range(0, 4, 1, init_values=(5,)):" in text
+    assert "if n_2 > 2:" in text
+    ir.assert_structural_equal(pl.parse(text), program, enable_auto_mapping=True)

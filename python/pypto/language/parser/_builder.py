@@ -975,8 +975,15 @@ class FunctionParser:
                            "break and continue work in pl.range and while loops only", ParseSyntaxError)
 
     # ------------------------------------------------------------------ if
+    def condition(self, node) -> ir.Expr:
+        cond = self.expr(node, "a condition")
+        if not isinstance(cond.type, ir.ScalarType):
+            raise self.err(node, f"a condition must be a scalar, got {describe(cond.type)}",
+                           "compare scalars, e.g. `if i < n:`", ParseTypeError)
+        return cond
+
     def stmt_If(self, node: ast.If) -> None:
-        cond = self.expr(node.test, "a condition")
+        cond = self.condition(node.test)
         before = dict(self.env)
         then_nodes, else_nodes = list(node.body), list(node.orelse)
         explicit = bool(then_nodes) and _yield_target(self, then_nodes[-1]) is not None
@@ -1008,8 +1015,12 @@ class FunctionParser:
             raise self.err(node, "when one if branch ends in pl.yield_, the other must too", cls=ParseSyntaxError)
         then_ends, else_ends = _terminates(then_nodes), _terminates(else_nodes)
         changed = [n for n in _ordered_union(then_env, else_env)
-                   if n in then_env and n in else_env and isinstance(then_env[n], ir.Expr)
+                   if n in then_env and n in else_env
+                   and (isinstance(then_env[n], ir.Expr) or isinstance(else_env[n], ir.Expr))
                    and (then_env[n] is not before.get(n) or else_env[n] is not before.get(n))]
+        for env in (then_env, else_env):
+            for n in changed:
+                env[n] = self.to_expr(env[n], node)
         self.env = dict(before)
         if changed and (then_ends or else_ends):
             raise self.err(node, f"'{changed[0]}' is assigned in an if whose other branch ends in "
@@ -1133,8 +1144,9 @@ class FunctionParser:
             names = carry_names
         else:
             assigned = _assigned_names(body_nodes)
-            names = [n for n in assigned if isinstance(before.get(n), ir.Expr) and n != getattr(loop_var, "name_hint", None)]
-            init_exprs = [before[n] for n in names]
+            names = [n for n in assigned if n != getattr(loop_var, "name_hint", None)
+                     and (isinstance(before.get(n), ir.Expr) or n in before and _is_number(before[n]))]
+            init_exprs = [self.to_expr(before[n], node) for n in names]
         iter_args = [ir.IterArg(n, e.type, e, span=self.span(node)) for n, e in zip(names, init_exprs)]
         self.env = dict(before)
         if loop_var is not None:
@@ -1214,7 +1226,7 @@ class FunctionParser:
             c = first.value
             if len(c.args) != 1:
                 raise p.err(c, "pl.cond takes one condition", cls=ParseTypeError)
-            return p.expr(c.args[0], "a condition")
+            return p.condition(c.args[0])
 
         span = self.span(node)
         self.loop_body(node, "While", None, names, inits,
@@ -1228,7 +1240,7 @@ class FunctionParser:
         self.loop_body(node, "While", None, None, None,
                        lambda cond, ia, body, rvs: ir.WhileStmt(condition=cond, iter_args=ia, body=body,
                                                                 return_vars=rvs, span=span),
-                       cond_node=lambda p: p.expr(node.test, "a condition"))
+                       cond_node=lambda p: p.condition(node.test))
 
     # ------------------------------------------------------------------ scopes
     def scope_kwargs(self, call: ast.Call) -> dict:

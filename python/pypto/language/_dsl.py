@@ -10,7 +10,7 @@ import inspect
 import sys
 from dataclasses import dataclass, field
 from types import FrameType
-from typing import Any, Callable
+from typing import Callable
 
 from pypto import ir
 from pypto.language._ops import kernel_only

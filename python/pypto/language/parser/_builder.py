@@ -267,7 +267,8 @@ class FunctionParser:
                            "write e.g. pl.Tensor[[64, 64], pl.FP32], pl.Tile[[16, 16], pl.FP16] or pl.Scalar[pl.INT32]",
                            ParseTypeError)
         raise self.err(node, f"{what}: the annotation does not name a type (it is {spec!r})",
-                       "use pl.Tensor[[shape], dtype], pl.Tile[...], pl.Scalar[dtype], pl.Tuple[...] or an alias of one",
+                       "use pl.Tensor[[shape], dtype], pl.Tile[...], pl.Scalar[dtype], pl.Tuple[...] "
+                       "or an alias of one",
                        ParseTypeError)
 
     def memref(self, spec: T.MemRef, node) -> ir.MemRef:
@@ -1183,7 +1184,8 @@ class FunctionParser:
             values = [self.env[n] for n in names]
             rv_names = names
             yield_span = self.span(node)
-        for n, v, ia, vn in zip(names, values, iter_args, (call.args if explicit and trailing else [None] * len(names))):
+        value_nodes = call.args if explicit and trailing is not None else [None] * len(names)
+        for n, v, ia, vn in zip(names, values, iter_args, value_nodes):
             if not same_kind_and_dtype(v.type, ia.type):
                 raise self.err(vn or node, f"yield type mismatch: '{n}' enters the loop as {describe(ia.type)} and is "
                                f"yielded as {describe(v.type)}", "keep a loop-carried value's type", ParseTypeError)
@@ -1208,8 +1210,8 @@ class FunctionParser:
             else:
                 raise self.err(k, "pl.while_ takes init_values=(...) only", cls=ParseTypeError)
         if inits is None or call.args:
-            raise self.err(call, "pl.while_ takes init_values=(...)", "write `for (x,) in pl.while_(init_values=(x0,)):`",
-                           ParseTypeError)
+            raise self.err(call, "pl.while_ takes init_values=(...)",
+                           "write `for (x,) in pl.while_(init_values=(x0,)):`", ParseTypeError)
         target = node.target
         if not isinstance(target, ast.Tuple) or not all(isinstance(e, ast.Name) for e in target.elts):
             raise self.err(target, "a pl.while_ loop binds a tuple of names: `for (x, y) in pl.while_(...)`",

@@ -28,7 +28,8 @@ class Source:
             lines, start = inspect.getsourcelines(obj)
         except (OSError, TypeError) as e:
             raise ParseError(f"cannot read the source of {getattr(obj, '__qualname__', obj)!r}: {e}",
-                             hint="define kernels in a .py file (the parser reads their source; it never runs them)") from e
+                             hint="define kernels in a .py file: the parser reads their source, "
+                                  "it never runs them") from e
         first = lines[0]
         indent = len(first) - len(first.lstrip())
         text = textwrap.dedent("".join(lines)) if indent else "".join(lines)

@@ -67,6 +67,11 @@ def level_specific_spelling(name: str) -> str:
 
 
 def __getattr__(name: str):
+    if name == "jit":
+        # The @pl.jit family lives in pypto.jit, which imports this module; resolve it lazily.
+        from pypto.jit import jit
+
+        return jit
     raise AttributeError(f"module 'pypto.language' has no attribute '{name}': {level_specific_spelling(name)}")
 
 

@@ -87,3 +87,40 @@ def _rebinds_specialized(a: pl.Tensor, n: pl.Scalar[pl.INDEX]):
 
 
 rebinds_specialized = StandIn(_rebinds_specialized, "opaque")
+
+
+def _accumulate(a: pl.Tensor[[128, 128], pl.FP32], out: pl.Out[pl.Tensor[[128, 128], pl.FP32]]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        t = pl.add(a, a)
+        for i in pl.range(3):
+            t = pl.add(t, a)
+        out = pl.assemble(out, pl.mul(t, t), [0, 0])
+    return out
+
+
+accumulate = StandIn(_accumulate)
+
+
+def _add_kernel(a: pl.Tensor[[128, 128], pl.FP32], b: pl.Tensor[[128, 128], pl.FP32],
+                out: pl.Out[pl.Tensor[[128, 128], pl.FP32]]):
+    out = pl.assemble(out, pl.add(a, b), [0, 0])
+    return out
+
+
+add_kernel = StandIn(_add_kernel, "incore")
+
+
+def _add_program(a: pl.Tensor[[128, 128], pl.FP32], b: pl.Tensor[[128, 128], pl.FP32],
+                 out: pl.Out[pl.Tensor[[128, 128], pl.FP32]]):
+    return add_kernel(a, b, out)
+
+
+add_program = StandIn(_add_program)
+
+
+def _host_main(a: pl.Tensor, out: pl.Out[pl.Tensor]):
+    r = add_program(a, a, out)
+    return r
+
+
+host_main = StandIn(_host_main, "host")

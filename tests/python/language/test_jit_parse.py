@@ -70,3 +70,28 @@ def test_a_specialized_scalar_rebound_in_a_loop_is_carried():
     assert "for i, (n,) in pl.range(0, 4, 1, init_values=(5,)):" in text
     assert "if n_2 > 2:" in text
     ir.assert_structural_equal(pl.parse(text), program, enable_auto_mapping=True)
+
+
+def test_quickstart_tensor_level_entry():
+    program = pl.parse_jit(jp.accumulate, param_types={}, scalar_values={}, program_name="acc")
+    text = ir.as_python(program, concise=True)
+    assert "with pl.at(level=pl.Level.CORE_GROUP):" in text
+    assert "for i, (t_1,) in pl.range(0, 3, 1, init_values=(t,)):" in text
+    assert "out_1 = pl.tensor.assemble(out, pl.tensor.mul(t_3, t_3), [0, 0])" in text
+    assert not [d for d in ir.verify(program) if d.is_error]
+
+
+def test_quickstart_sub_function_dispatch():
+    program = pl.parse_jit(jp.add_program, param_types={}, scalar_values={}, program_name="add")
+    assert [f.name for f in program.functions] == ["_add_kernel", "_add_program"]
+    assert not [d for d in ir.verify(program) if d.is_error]
+
+
+def test_a_host_entry_reaches_jit_entries():
+    program = pl.parse_jit(jp.host_main, param_types={"a": ir.TensorType([128, 128], pl.FP32),
+                                                      "out": ir.TensorType([128, 128], pl.FP32)},
+                           scalar_values={}, program_name="h")
+    assert [f.name for f in program.functions] == ["_add_kernel", "_add_program", "_host_main"]
+    host = program.get_function("_host_main")
+    assert (host.level, host.role) == (pl.Level.HOST, pl.Role.Orchestrator)
+    assert program.get_function("_add_program").func_type == pl.FunctionType.Orchestration

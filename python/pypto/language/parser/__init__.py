@@ -223,18 +223,20 @@ class _JitProgram:
     def context(self) -> Context:
         return Context(callees={}, discover=self.discover)
 
-    def spec_of(self, entry) -> FunctionSpec:
-        level = entry.level
-        if entry.kind == "host" and level is None:
-            level = ir.Level.HOST
-        return _with_external_source(FunctionSpec(entry.fn, JIT_KINDS[entry.kind], level, None,
+    @staticmethod
+    def spec_of(entry) -> FunctionSpec:
+        level, role = entry.level, None
+        if entry.kind == "host":
+            level, role = level or ir.Level.HOST, ir.Role.Orchestrator
+        return _with_external_source(FunctionSpec(entry.fn, JIT_KINDS[entry.kind], level, role,
                                                   entry.external_source))
 
     def discover(self, obj: Any, node: ast.Call, caller: FunctionParser) -> Callee | None:
         if not _is_jit_function(obj):
             return None
         name = obj.fn.__name__
-        if obj.kind == "orchestration":
+        caller_is_host = caller.spec.level == ir.Level.HOST and caller.spec.role == ir.Role.Orchestrator
+        if obj.kind == "orchestration" and not caller_is_host:
             raise caller.err(node, f"'{name}' is a @pl.jit entry; a @pl.jit function does not call another one",
                              f"make '{name}' a sub-function: @pl.jit.incore, @pl.jit.inline or @pl.jit.opaque",
                              ParseTypeError)
@@ -268,8 +270,9 @@ def parse_jit(entry, *, param_types: dict[str, ir.Type], scalar_values: dict[str
     ``entry`` is a ``pypto.jit.JITFunction`` (``.fn``, ``.kind``, ``.level``, ``.external_source``,
     ``.options``). Bare ``pl.Tensor`` parameters take their types from ``param_types``; parameters
     named in ``scalar_values`` become constants of those values. Sub-functions (``@pl.jit.incore``,
-    ``.opaque``, ``.host``) called by name are parsed with the argument types of their call and added
-    to the program; ``@pl.jit.inline`` ones are spliced into the caller.
+    ``.opaque``) called by name are parsed with the argument types of their call and added to the
+    program; ``@pl.jit.inline`` ones are spliced into the caller. Only a ``@pl.jit.host`` entry
+    reaches other ``@pl.jit`` (orchestration) functions.
     """
     jit = _JitProgram()
     src = Source.of_object(entry.fn)

@@ -231,3 +231,27 @@ def test_memrefs_views_pointers_and_tuples_in_text():
     assert t.type.memref.same_as(u.type.memref), "one name is one buffer within a function"
     assert u.type.pad == pl.PadValue.max
     assert list(u.type.valid_shape[i].value for i in range(2)) == [8, 16]
+
+
+ATTRS_TEXT = '''\
+# pypto.program: attrs
+import pypto.language as pl
+
+@pl.program
+class attrs:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, a: pl.Tensor[[64, 64], pl.FP32], tid: pl.Scalar[pl.TASK_ID]):
+        with pl.at(level=pl.Level.CORE_GROUP, allow_early_resolve=False, deps=[tid], **{"level": 1}):
+            b: pl.Tensor[[64, 64], pl.FP32] = pl.tensor.exp(a, attrs={"note": "hot", "weight": 0.5})
+        for i in pl.range(0, 4, 1, unroll_hint=2, **{"init_values": 1}):
+            pass
+        return
+'''
+
+
+def test_scope_loop_and_call_attrs_in_text():
+    program = pl.parse(ATTRS_TEXT)
+    assert ir.as_python(program) == ATTRS_TEXT
+    scope = program.functions[0].body.stmts[0]
+    assert scope.attrs["level"] == 1 and scope.attrs["allow_early_resolve"] is False
+    assert scope.body.stmts[0].value.attrs == {"note": "hot", "weight": 0.5}

@@ -556,7 +556,12 @@ class FunctionParser:
             raise self.err(node, "**kwargs are only accepted by op calls", cls=ParseSyntaxError)
         if isinstance(fn, OpFunction):
             args = [self.value(a) for a in node.args]
-            return self.make_op(fn.op_name, args, self.kwargs(node), node, node.args)
+            kwargs = self.kwargs(node)
+            call_attrs = kwargs.pop("attrs", None)
+            call = self.make_op(fn.op_name, args, kwargs, node, node.args)
+            if call_attrs:
+                call = ir.Call(call.op, call.args, call.kwargs, call_attrs, type=call.type, span=call.span)
+            return call
         if isinstance(fn, Dispatcher):
             args = [self.value(a) for a in node.args]
             return self.dispatch(fn, args, self.kwargs(node), node, node.args)
@@ -1245,17 +1250,18 @@ class FunctionParser:
                        cond_node=lambda p: p.condition(node.test))
 
     # ------------------------------------------------------------------ scopes
-    def scope_kwargs(self, call: ast.Call) -> dict:
-        out = {}
+    def scope_kwargs(self, call: ast.Call) -> tuple[dict, dict]:
+        """The scope's keywords, and the attrs spelled ``**{...}`` (keys that clash with a keyword)."""
+        out, extra = {}, {}
         for k in call.keywords:
             if k.arg is None:
-                out.update({key: self.normalize_attr(v, k.value) for key, v in self.static(k.value).items()})
+                extra.update({key: self.normalize_attr(v, k.value) for key, v in self.static(k.value).items()})
             elif k.arg == "deps":
                 out["deps"] = [self.to_expr(self.value(e), e) for e in k.value.elts] \
                     if isinstance(k.value, (ast.List, ast.Tuple)) else self.attr_value(k.value)
             else:
                 out[k.arg] = self.attr_value(k.value)
-        return out
+        return out, extra
 
     def stmt_With(self, node: ast.With) -> None:
         if len(node.items) != 1:
@@ -1269,7 +1275,7 @@ class FunctionParser:
         if item.optional_vars is not None:
             raise self.err(item.optional_vars, "`as tid` (a scope's task id) needs task submission, which this IR "
                            "does not model yet", "drop `as ...`; order tasks through their data", ParseSyntaxError)
-        kw = self.scope_kwargs(call)
+        kw, extra = self.scope_kwargs(call)
         args = [self.value(a) for a in call.args]
         scope: dict[str, Any] = {}
         name_hint = kw.pop("name_hint", "")
@@ -1310,7 +1316,8 @@ class FunctionParser:
             stmts = self.stmts(node.body)
         finally:
             self.plane = saved
-        self.emit(ir.ScopeStmt(scope_kind=kind, body=self.block(stmts, node), name_hint=name_hint, attrs=kw,
+        self.emit(ir.ScopeStmt(scope_kind=kind, body=self.block(stmts, node), name_hint=name_hint,
+                               attrs={**kw, **extra},
                                span=self.span(node), **{k: v for k, v in scope.items() if v is not None}))
 
     def spmd_loop(self, node: ast.For) -> None:
@@ -1319,7 +1326,7 @@ class FunctionParser:
         call = node.iter
         if not isinstance(node.target, ast.Name):
             raise self.err(node.target, "`for i in pl.spmd(n)` binds one name", cls=ParseSyntaxError)
-        kw = self.scope_kwargs(call)
+        kw, extra = self.scope_kwargs(call)
         args = [self.value(a) for a in call.args]
         core_num = args[0] if args else kw.pop("core_num", None)
         if core_num is None:
@@ -1339,7 +1346,8 @@ class FunctionParser:
             self.plane = saved
         region = ir.ScopeStmt(scope_kind=ir.ScopeKind.InCore, body=self.block(stmts, node), span=self.span(node))
         self.emit(ir.ScopeStmt(scope_kind=ir.ScopeKind.Spmd, body=self.block([region], node), name_hint=name_hint,
-                               core_num=self.to_expr(core_num, call), sync_start=sync, attrs=kw, span=self.span(node)))
+                               core_num=self.to_expr(core_num, call), sync_start=sync, attrs={**kw, **extra},
+                               span=self.span(node)))
 
 
 # ---------------------------------------------------------------------- AST helpers

@@ -228,6 +228,71 @@ class UnsupportedStatement:
             pass
 
 
+class TensorCondition:
+    @pl.function(type=pl.FunctionType.InCore)
+    def f(self, a: pl.Tensor[[64, 64], pl.FP32]):
+        if a:  # ERR
+            pass
+        return
+
+
+class YieldNotLast:
+    @pl.function
+    def f(self, n: pl.Scalar[pl.INDEX]):
+        for i, (acc,) in pl.range(0, n, 1, init_values=(0,)):
+            r = pl.yield_(acc)  # ERR
+            x = acc + 1
+        return
+
+
+class YieldInOneBranch:
+    @pl.function
+    def f(self, a: pl.Scalar[pl.INDEX]):
+        if a > 0:  # ERR
+            r = pl.yield_(a)
+        else:
+            pass
+        return
+
+
+class RangeAsValue:
+    @pl.function
+    def f(self, a: pl.Scalar[pl.INDEX]):
+        r = pl.range(4)  # ERR
+        return
+
+
+class AtWithoutLevel:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def f(self, a: pl.Tensor[[64, 64], pl.FP32]):
+        with pl.at(name_hint="x"):  # ERR
+            pass
+        return
+
+
+class PipelineWithoutStage:
+    @pl.function
+    def f(self, n: pl.Scalar[pl.INDEX]):
+        for i in pl.pipeline(0, n, 1):  # ERR
+            pass
+        return
+
+
+class UnknownMethod:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def f(self, a: pl.Tensor[[64, 64], pl.FP32]):
+        r = self.kernel(a)  # ERR
+        return
+
+
+class ScopeAsTid:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def f(self, a: pl.Tensor[[64, 64], pl.FP32]):
+        with pl.at(level=pl.Level.CORE_GROUP) as tid:  # ERR
+            b = pl.exp(a)
+        return
+
+
 # name, program, exception class, message fragment, hint fragment
 CASES = [
     ("tensor_op_in_orchestration", TensorOpInOrchestration, pl.PlacementError,
@@ -266,4 +331,12 @@ CASES = [
     ("loop_type_change", LoopTypeChange, pl.ParseTypeError, "reassigned", ""),
     ("if_type_mismatch", IfTypeMismatch, pl.ParseTypeError, "'r' is pl.Scalar[pl.INDEX] in one branch", ""),
     ("unsupported_statement", UnsupportedStatement, pl.ParseSyntaxError, "Try statements are not allowed", ""),
+    ("tensor_condition", TensorCondition, pl.ParseTypeError, "a condition must be a scalar", "i < n"),
+    ("yield_not_last", YieldNotLast, pl.ParseSyntaxError, "pl.yield_ must be the last statement", ""),
+    ("yield_in_one_branch", YieldInOneBranch, pl.ParseSyntaxError, "the other must too", ""),
+    ("range_as_value", RangeAsValue, pl.ParseSyntaxError, "pl.range is only valid as the iterable of a for loop", ""),
+    ("at_without_level", AtWithoutLevel, pl.ParseTypeError, "pl.at needs level=", ""),
+    ("pipeline_without_stage", PipelineWithoutStage, pl.ParseTypeError, "pl.pipeline needs stage=", "stage=2"),
+    ("unknown_method", UnknownMethod, pl.ParseValueError, "the program has no function 'kernel'", "@pl.function"),
+    ("scope_as_tid", ScopeAsTid, pl.ParseSyntaxError, "`as tid`", "drop `as ...`"),
 ]

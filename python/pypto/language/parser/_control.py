@@ -207,15 +207,13 @@ class ControlFlowMixin:
         self.loops.append(Loop(kind))
         self.blocks.append([])
         trailing = None
-        if explicit:
-            if not body_nodes or yield_target(self, body_nodes[-1]) is None:
-                if iter_args:
-                    raise self.err(node, "a loop with init_values must end with `x = pl.yield_(...)`, one value per "
-                                   "loop-carried name", cls=ParseSyntaxError)
-            else:
-                trailing = body_nodes.pop()
+        if explicit and body_nodes and yield_target(self, body_nodes[-1]) is not None:
+            trailing = body_nodes.pop()
         for s in body_nodes:
             self.stmt(s)
+        if explicit and trailing is None and iter_args:
+            raise self.err(node, "a loop with init_values must end with `x = pl.yield_(...)`, one value per "
+                           "loop-carried name", cls=ParseSyntaxError)
         if explicit and trailing is not None:
             targets, call = yield_target(self, trailing)
             values = [self.expr(a) for a in call.args]

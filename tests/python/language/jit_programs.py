@@ -124,3 +124,11 @@ def _host_main(a: pl.Tensor, out: pl.Out[pl.Tensor]):
 
 
 host_main = StandIn(_host_main, "host")
+
+
+def _nested_call(a: pl.Tensor, out: pl.Out[pl.Tensor]):
+    r = scale(twice(a), out)
+    return r
+
+
+nested_call = StandIn(_nested_call, "incore")

@@ -95,3 +95,11 @@ def test_a_host_entry_reaches_jit_entries():
     host = program.get_function("_host_main")
     assert (host.level, host.role) == (pl.Level.HOST, pl.Role.Orchestrator)
     assert program.get_function("_add_program").func_type == pl.FunctionType.Orchestration
+
+
+def test_arguments_of_a_discovered_call_are_evaluated_once():
+    program = pl.parse_jit(jp.nested_call, param_types={"a": F32, "out": F32}, scalar_values={},
+                           program_name="n")
+    text = ir.as_python(program, concise=True)
+    assert text.count("pl.tensor.add(a, a)") == 1
+    assert "self._scale(y, out)" in text

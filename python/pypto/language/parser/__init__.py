@@ -231,7 +231,7 @@ class _JitProgram:
         return _with_external_source(FunctionSpec(entry.fn, JIT_KINDS[entry.kind], level, role,
                                                   entry.external_source))
 
-    def discover(self, obj: Any, node: ast.Call, caller: FunctionParser) -> Callee | None:
+    def discover(self, obj: Any, node: ast.Call, caller: FunctionParser, args: list) -> Callee | None:
         if not _is_jit_function(obj):
             return None
         name = obj.fn.__name__
@@ -245,12 +245,8 @@ class _JitProgram:
                 raise caller.err(node, f"two different sub-functions are named '{name}'",
                                  "rename one of them", ParseTypeError)
             return self.callees[name]
-        arg_types = {}
         params = list(inspect.signature(obj.fn).parameters)
-        for pname, a in zip(params, node.args):
-            value = caller.value(a)
-            if isinstance(value, ir.Expr):
-                arg_types[pname] = value.type
+        arg_types = {pname: a.type for pname, a in zip(params, args)}
         src = Source.of_object(obj.fn)
         parser = FunctionParser(src, src.tree.body[0], self.spec_of(obj), _globals_of(obj.fn), self.context(),
                                 param_types=arg_types, jit=True)

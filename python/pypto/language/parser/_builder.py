@@ -80,7 +80,9 @@ class Context:
 
     callees: dict[str, Callee] = field(default_factory=dict)
     # Resolves a Python object called from a body to a Callee (JIT sub-functions); None when not one.
-    discover: Callable[[Any, ast.AST, "FunctionParser"], Callee | None] | None = None
+    # Called with (object, call node, calling parser, the call's argument values), which are evaluated
+    # once, before the callee is parsed, so that bare pl.Tensor parameters take the argument types.
+    discover: Callable[[Any, ast.AST, "FunctionParser", list], Callee | None] | None = None
 
 
 class FunctionParser(ControlFlowMixin):
@@ -544,10 +546,14 @@ class FunctionParser(ControlFlowMixin):
             callee = Callee(fn.name, [p.type for p in fn.params], [p.name_hint for p in fn.params],
                             list(fn.return_types))
             return self.call_function(callee, node)
-        if self.ctx.discover is not None:
-            callee = self.ctx.discover(fn, node, self)
+        if self.ctx.discover is not None and hasattr(fn, "kind") and hasattr(fn, "fn"):
+            if node.keywords:
+                raise self.err(node, f"calls of '{fn.fn.__name__}' take positional arguments only",
+                               cls=ParseTypeError)
+            args = [self.expr(a, "an argument") for a in node.args]
+            callee = self.ctx.discover(fn, node, self, args)
             if callee is not None:
-                return self.call_function(callee, node)
+                return self.call_function(callee, node, args)
         if fn is abs:
             return self.checked(node, lambda: ir.UnaryExpr(ir.UnaryOp.Abs, self.expr(node.args[0]),
                                                           span=self.span(node)))
@@ -718,15 +724,17 @@ class FunctionParser(ControlFlowMixin):
         raise self.err(node, f"pl.{name} is only valid {places.get(name, 'as the iterable of a for loop')}",
                        cls=ParseSyntaxError)
 
-    def call_function(self, callee: Callee, node: ast.Call) -> ir.Expr:
+    def call_function(self, callee: Callee, node: ast.Call, values: list | None = None) -> ir.Expr:
+        """A call of a program function; ``values`` are the arguments when already evaluated."""
         if node.keywords:
             raise self.err(node, f"calls of '{callee.name}' take positional arguments only", cls=ParseTypeError)
         if len(node.args) != len(callee.param_types):
             raise self.err(node, f"'{callee.name}' takes {len(callee.param_types)} arguments "
                            f"({', '.join(callee.param_names)}), got {len(node.args)}", cls=ParseTypeError)
+        if values is None:
+            values = [self.expr(a, "an argument") for a in node.args]
         args = []
-        for a, pname, ptype in zip(node.args, callee.param_names, callee.param_types):
-            e = self.expr(a, "an argument")
+        for a, e, pname, ptype in zip(node.args, values, callee.param_names, callee.param_types):
             if not same_kind_and_dtype(e.type, ptype):
                 raise self.err(a, f"argument '{pname}' of '{callee.name}' must be {describe(ptype)}, "
                                f"got {describe(e.type)}", cls=ParseTypeError)

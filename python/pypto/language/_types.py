@@ -7,6 +7,8 @@ one (``pl.Tensor[[64, N], pl.FP32]``) records its arguments, so module-level ali
 
 from __future__ import annotations
 
+import inspect
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,19 +21,29 @@ class DynamicDim:
     """``pl.dynamic("N")``: one symbolic dimension. Each call makes a new dimension; using the
     same object in several shapes says those extents are equal."""
 
-    def __init__(self, name: str, dtype: DataType = DataType.INDEX) -> None:
+    def __init__(self, name: str, dtype: DataType = DataType.INDEX, span: ir.Span | None = None) -> None:
         if not isinstance(name, str) or not name:
             raise ValueError("pl.dynamic needs a non-empty name, e.g. N = pl.dynamic(\"N\")")
         self.name = name
         self.dtype = dtype
-        self.var = ir.Var(name, ir.ScalarType(dtype))
+        self.var = ir.Var(name, ir.ScalarType(dtype), span=span or ir.Span())
 
     def __repr__(self) -> str:
         return f"pl.dynamic({self.name!r})"
 
 
+def _caller_span(frame) -> ir.Span:
+    """The span of the call expression being evaluated in ``frame``."""
+    info = inspect.getframeinfo(frame)
+    pos = info.positions
+    if pos is None or pos.lineno is None:
+        return ir.Span(info.filename, info.lineno, 1, info.lineno, 1)
+    return ir.Span(info.filename, pos.lineno, (pos.col_offset or 0) + 1, pos.end_lineno or pos.lineno,
+                   (pos.end_col_offset or 0) + 1)
+
+
 def dynamic(name: str, dtype: DataType = DataType.INDEX) -> DynamicDim:
-    return DynamicDim(name, dtype)
+    return DynamicDim(name, dtype, _caller_span(sys._getframe(1)))
 
 
 @dataclass(frozen=True)

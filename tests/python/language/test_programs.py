@@ -49,12 +49,26 @@ def test_print_parse_print_round_trip(parsed, name, concise):
     assert ir.as_python(reparsed, concise=concise) == text
 
 
+def nodes_of(node, seen=None):
+    """Every IR node reachable from ``node`` through its fields (types and attrs included)."""
+    seen = set() if seen is None else seen
+    if id(node) in seen:
+        return
+    seen.add(id(node))
+    yield node
+    for name in getattr(type(node), "field_names", []):
+        value = getattr(node, name)
+        items = value.values() if isinstance(value, dict) else value if isinstance(value, (list, tuple)) else [value]
+        for item in items:
+            if isinstance(item, ir.Node):
+                yield from nodes_of(item, seen)
+
+
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_every_node_has_a_user_span(parsed, name):
-    program = parsed[name]
-    for function in program.functions:
-        assert function.span.filename.endswith("programs.py")
-        assert function.span.begin_line > 0 and function.span.begin_col > 0
-        for stmt in function.body.stmts:
-            assert stmt.span.filename.endswith("programs.py")
-            assert stmt.span.begin_line > 0 and stmt.span.begin_col > 0
+    for node in nodes_of(parsed[name]):
+        if isinstance(node, (ir.Expr, ir.Stmt, ir.Function, ir.Program)):
+            span = node.span
+            assert span.known(), f"{node.type_name} without a span: {node}"
+            assert span.filename.endswith("programs.py")
+            assert span.begin_line > 0 and span.begin_col > 0

@@ -56,8 +56,10 @@ class _ProgramParser:
     """Parses the methods of one program: signatures first (so ``self.f`` calls resolve), then
     bodies; a method without a return annotation is parsed on first call to learn its results."""
 
-    def __init__(self, source: Source, methods: list[tuple[FunctionSpec, ast.FunctionDef]], globals_: dict):
+    def __init__(self, source: Source, class_node: ast.ClassDef, methods: list[tuple[FunctionSpec, ast.FunctionDef]],
+                 globals_: dict):
         self.src = source
+        self.class_node = class_node
         self.methods = {spec.name if spec.fn else node.name: (spec, node) for spec, node in methods}
         self.globals = globals_
         self.context = Context(callees=self)  # type: ignore[arg-type]
@@ -96,7 +98,8 @@ class _ProgramParser:
     def program(self, program_name: str) -> ir.Program:
         for name in self.methods:
             self.get(name)
-        return ir.Program(program_name, [self.function(name) for name in self.methods])
+        return ir.Program(program_name, [self.function(name) for name in self.methods],
+                          span=self.src.span(self.class_node))
 
 
 def parse_program_class(cls: type, caller_locals: dict | None = None) -> ir.Program:
@@ -117,7 +120,7 @@ def parse_program_class(cls: type, caller_locals: dict | None = None) -> ir.Prog
                 raise src.error(stmt, f"method '{stmt.name}' of a @pl.program class needs @pl.function",
                                 "decorate it with @pl.function(type=pl.FunctionType...)", ParseSyntaxError)
             methods.append((spec, stmt))
-    return _ProgramParser(src, methods, scope).program(cls.__name__)
+    return _ProgramParser(src, class_node, methods, scope).program(cls.__name__)
 
 
 # ---------------------------------------------------------------------- text
@@ -189,7 +192,7 @@ def parse(text: str, filename: str = "<string>") -> ir.Program:
                     raise src.error(m, "a @pl.program class holds @pl.function methods only", cls=ParseSyntaxError)
                 methods.append((spec, m))
             name = _program_name(src) or stmt.name
-            return _ProgramParser(src, methods, scope).program(name)
+            return _ProgramParser(src, stmt, methods, scope).program(name)
     raise ParseError("no @pl.program class in the text", filename, 0, hint="the text should hold one "
                      "`@pl.program` class, as ir.as_python prints it")
 
@@ -275,4 +278,4 @@ def parse_jit(entry, *, param_types: dict[str, ir.Type], scalar_values: dict[str
     parser = FunctionParser(src, src.tree.body[0], jit.spec_of(entry), _globals_of(entry.fn), jit.context(),
                             param_types=param_types, scalar_values=scalar_values, jit=True)
     main = parser.parse()
-    return ir.Program(program_name, [main, *jit.functions.values()])
+    return ir.Program(program_name, [main, *jit.functions.values()], span=src.span(src.tree.body[0]))

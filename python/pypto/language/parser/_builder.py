@@ -190,7 +190,7 @@ class FunctionParser(ControlFlowMixin):
         if isinstance(d, bool):
             raise self.err(node, f"a dimension cannot be {d!r}", cls=ParseTypeError)
         if isinstance(d, int):
-            return ir.ConstInt(d)
+            return ir.ConstInt(d, span=self.span(node))
         if isinstance(d, T.DynamicDim):
             return d.var
         if isinstance(d, ir.Expr):
@@ -226,7 +226,7 @@ class FunctionParser(ControlFlowMixin):
                 kw["memref"] = self.memref(spec.memref, node)
             return ir.TileType(self.dims(spec.shape, node), spec.dtype, **kw)
         if isinstance(spec, T.ArraySpec):
-            return ir.ArrayType(spec.dtype, spec.size)
+            return ir.ArrayType(spec.dtype, self.to_expr(spec.size, node))
         if isinstance(spec, T.TupleSpec):
             return ir.TupleType([self.to_type(f, node, what) for f in spec.fields])
         if isinstance(spec, T.PtrSpec):
@@ -304,7 +304,9 @@ class FunctionParser(ControlFlowMixin):
             return self.const(node, args, kwargs)
         if fn is I["split"]:
             return SplitOption(args[0] if args else kwargs.get("mode"))
-        if fn in (T.dynamic, T.TensorView, T.TileView, T.MemRef) or fn is float:
+        if fn is T.dynamic:
+            return T.DynamicDim(*args, **kwargs, span=self.span(node))
+        if fn in (T.TensorView, T.TileView, T.MemRef) or fn is float:
             return fn(*args, **kwargs)
         if fn is list and isinstance(node.func, ast.Subscript):
             return []

@@ -632,8 +632,9 @@ class FunctionParser(ControlFlowMixin):
             return ops.create(op_name, exprs, kwargs, self.span(node))
         except CoreError as e:
             cls = ParseTypeError if isinstance(e, TypeError) else ParseValueError
-            raise self.err(node, getattr(e, "message", str(e)), f"the signature is {ops.get(op_name).signature}"
-                           if ops.exists(op_name) else "", cls) from None
+            message = getattr(e, "message", str(e))
+            hint = "" if "signature" in message else f"the signature is {ops.get(op_name).signature}"
+            raise self.err(node, message, hint, cls) from None
 
     def dispatch(self, d: Dispatcher, args: list, kwargs: dict, node, arg_nodes=None) -> Any:
         if d.tensor_op is None or d.tile_op is None:

@@ -455,6 +455,8 @@ class FunctionParser(ControlFlowMixin):
         """Runs an IR constructor, re-raising its errors at the user's expression."""
         try:
             return build()
+        except ParseError:
+            raise
         except CoreError as e:
             cls = ParseTypeError if isinstance(e, TypeError) else ParseValueError
             raise self.err(node, getattr(e, "message", str(e)), cls=cls) from None
@@ -630,6 +632,8 @@ class FunctionParser(ControlFlowMixin):
             exprs.append(self.op_arg(a, where))
         try:
             return ops.create(op_name, exprs, kwargs, self.span(node))
+        except ParseError:
+            raise
         except CoreError as e:
             cls = ParseTypeError if isinstance(e, TypeError) else ParseValueError
             message = getattr(e, "message", str(e))

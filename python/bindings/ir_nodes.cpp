@@ -154,7 +154,14 @@ void BindIRNodes(py::module_& m) {
       .def("__repr__", [](const std::shared_ptr<Node>& n) { return Repr(n); })
       .def("__str__", [](const std::shared_ptr<Node>& n) { return Repr(n); })
       .def("same_as", [](const std::shared_ptr<Node>& a, const std::shared_ptr<Node>& b) { return a == b; },
-           "Identity: the same node object.");
+           "Identity: the same node object.")
+      .def(
+          "as_python",
+          [m](const py::object& self, const std::string& prefix, bool concise) {
+            return m.attr("as_python")(self, prefix, concise);
+          },
+          py::arg("prefix") = "pl", py::arg("concise") = false,
+          "This node printed as Python DSL text: ir.as_python(node, prefix, concise).");
   py::class_<Expr, Node, std::shared_ptr<Expr>>(m, "Expr").def_readonly("type", &Expr::type);
   py::class_<Stmt, Node, std::shared_ptr<Stmt>>(m, "Stmt").def_readonly("leading_comments", &Stmt::leading_comments);
   py::class_<Type, Node, std::shared_ptr<Type>>(m, "Type");

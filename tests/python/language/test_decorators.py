@@ -70,3 +70,12 @@ def test_locals_in_annotations_of_a_nested_function_resolve():
         return pl.neg(a)
 
     assert "pl.Tensor[[48, 16], pl.FP32]" in ir.as_python(f)
+
+
+def test_nodes_print_themselves():
+    from . import programs
+
+    program = pl.program(programs.TileAdd)
+    assert program.as_python() == ir.as_python(program)
+    assert program.as_python(prefix="ir", concise=True) == ir.as_python(program, prefix="ir", concise=True)
+    assert program.functions[0].as_python() == ir.as_python(program.functions[0])

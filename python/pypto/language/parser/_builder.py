@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import builtins
 import operator
+import types
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -308,8 +309,8 @@ class FunctionParser(ControlFlowMixin):
             return T.DynamicDim(*args, **kwargs, span=self.span(node))
         if fn in (T.TensorView, T.TileView, T.MemRef) or fn is float:
             return fn(*args, **kwargs)
-        if fn is list and isinstance(node.func, ast.Subscript):
-            return []
+        if isinstance(fn, types.GenericAlias) and fn.__origin__ is list and not args:
+            return []  # list[str]() / list[pl.Expr](): the printer's typed empty lists
         return self.value(node)
 
     def attribute(self, base: Any, node: ast.Attribute) -> Any:
@@ -692,8 +693,11 @@ class FunctionParser(ControlFlowMixin):
             return ir.ConstBool(value, span=self.span(node))
         if isinstance(value, int) and not dtype.is_float():
             return ir.ConstInt(value, dtype, span=self.span(node))
-        if isinstance(value, (int, float)):
+        if isinstance(value, (int, float)) and dtype.is_float():
             return ir.ConstFloat(float(value), dtype, span=self.span(node))
+        if isinstance(value, float):
+            raise self.err(node, f"pl.const: {value!r} is not a value of the integer dtype {dtype.name}",
+                           "write an int, or use a floating-point dtype", ParseTypeError)
         raise self.err(node, f"pl.const needs a literal value, got {value!r}", cls=ParseTypeError)
 
     def intrinsic_expr(self, fn: Intrinsic, node: ast.Call) -> Any:

@@ -293,6 +293,13 @@ class ScopeAsTid:
         return
 
 
+
+class ConstFloatForInt:
+    @pl.function
+    def f(self, a: pl.Scalar[pl.INDEX]):
+        x = a + pl.const(1.5, pl.INT32)  # ERR
+        return
+
 # name, program, exception class, message fragment, hint fragment
 CASES = [
     ("tensor_op_in_orchestration", TensorOpInOrchestration, pl.PlacementError,
@@ -340,4 +347,6 @@ CASES = [
     ("pipeline_without_stage", PipelineWithoutStage, pl.ParseTypeError, "pl.pipeline needs stage=", "stage=2"),
     ("unknown_method", UnknownMethod, pl.ParseValueError, "the program has no function 'kernel'", "@pl.function"),
     ("scope_as_tid", ScopeAsTid, pl.ParseSyntaxError, "`as tid`", "drop `as ...`"),
+    ("const_float_for_int", ConstFloatForInt, pl.ParseTypeError, "1.5 is not a value of the integer dtype INT32",
+     "floating-point dtype"),
 ]

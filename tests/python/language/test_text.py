@@ -255,3 +255,36 @@ def test_scope_loop_and_call_attrs_in_text():
     scope = program.functions[0].body.stmts[0]
     assert scope.attrs["level"] == 1 and scope.attrs["allow_early_resolve"] is False
     assert scope.body.stmts[0].value.attrs == {"note": "hot", "weight": 0.5}
+
+
+def build_spellings_program() -> ir.Program:
+    """A program built directly in IR, using spellings the DSL programs never produce."""
+    index, fp32, boolean = (ir.ScalarType(d) for d in (pl.INDEX, pl.FP32, pl.BOOL))
+    a = ir.Var("a", index)
+    p = ir.Var("p", boolean)
+    inf = ir.Var("inf", fp32)
+    neg = ir.Var("neg", index)
+    x = ir.Var("x", boolean)
+    c = ir.Var("c", ir.ScalarType(pl.INT32))
+    h = ir.Var("h", ir.ScalarType(pl.FP16))
+    body = ir.SeqStmts([
+        ir.AssignStmt(inf, ir.ConstFloat(float("-inf"))),
+        ir.AssignStmt(neg, ir.UnaryExpr(ir.UnaryOp.Neg, ir.ConstInt(1))),
+        ir.AssignStmt(x, ir.BinaryExpr(ir.BinaryOp.Xor, p, ir.BinaryExpr(ir.BinaryOp.Lt, a, neg))),
+        ir.AssignStmt(c, ir.UnaryExpr(ir.UnaryOp.Cast, a, type=ir.ScalarType(pl.INT32))),
+        ir.AssignStmt(h, ir.ConstFloat(0.5, pl.FP16)),
+        ir.ReturnStmt([ir.MakeTuple([a, neg])]),
+    ])
+    f = ir.Function("f", pl.FunctionType.Opaque, [a, p], [], [ir.TupleType([index, index])], body)
+    return ir.Program("spellings", [f])
+
+
+def test_printer_spellings_parse_back():
+    program = build_spellings_program()
+    text = ir.as_python(program)
+    for spelling in ('float("-inf")', "-pl.const(1, pl.INDEX)", "pl.xor(p, a < neg)", "pl.cast(a, pl.INT32)",
+                     "pl.const(0.5, pl.FP16)", "return [a, neg]", "-> pl.Tuple["):
+        assert spelling in text
+    reparsed = pl.parse(text)
+    ir.assert_structural_equal(reparsed, program, enable_auto_mapping=True)
+    assert ir.as_python(reparsed) == text

@@ -62,7 +62,7 @@ class _ProgramParser:
         self.class_node = class_node
         self.methods = {spec.name if spec.fn else node.name: (spec, node) for spec, node in methods}
         self.globals = globals_
-        self.context = Context(callees=self)  # type: ignore[arg-type]
+        self.context = Context(callees=self)
         self.functions: dict[str, ir.Function] = {}
         self.signatures: dict[str, Callee] = {}
         self.in_progress: set[str] = set()

@@ -13,7 +13,8 @@ import builtins
 import operator
 import types
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from collections.abc import Mapping
+from typing import Any, Callable, Protocol
 
 from pypto import Error as CoreError
 from pypto import ir, ops
@@ -61,6 +62,10 @@ BUILTIN_HINTS = {
 }
 
 
+# Calls the parser evaluates as Python: they build constants, types and options, not IR.
+STATIC_CALLABLES = (INTRINSICS["const"], INTRINSICS["split"], T.dynamic, T.TensorView, T.TileView, T.MemRef, float)
+
+
 def _is_builtin(fn: Any) -> bool:
     return any(fn is v for v in vars(builtins).values())
 
@@ -75,11 +80,16 @@ class Callee:
     return_types: list[ir.Type]
 
 
+class CalleeLookup(Protocol):
+    def get(self, name: str) -> Callee | None: ...
+
+
 @dataclass
 class Context:
     """What a function parser shares with its program: sibling signatures and sub-function discovery."""
 
-    callees: dict[str, Callee] = field(default_factory=dict)
+    # The program's functions by name: a dict, or a lazy lookup that parses a callee on demand.
+    callees: Mapping[str, Callee] | CalleeLookup = field(default_factory=dict)
     # Resolves a Python object called from a body to a Callee (JIT sub-functions); None when not one.
     # Called with (object, call node, calling parser, the call's argument values), which are evaluated
     # once, before the callee is parsed, so that bare pl.Tensor parameters take the argument types.
@@ -299,6 +309,9 @@ class FunctionParser(ControlFlowMixin):
 
     def static_call(self, node: ast.Call) -> Any:
         fn = self.static(node.func)
+        is_typed_empty_list = isinstance(fn, types.GenericAlias) and fn.__origin__ is list
+        if not (any(fn is c for c in STATIC_CALLABLES) or is_typed_empty_list):
+            return self.value(node)
         args = [self.static(a) for a in node.args]
         kwargs = {k.arg: self.static(k.value) for k in node.keywords if k.arg}
         if fn is I["const"]:
@@ -307,11 +320,9 @@ class FunctionParser(ControlFlowMixin):
             return SplitOption(args[0] if args else kwargs.get("mode"))
         if fn is T.dynamic:
             return T.DynamicDim(*args, **kwargs, span=self.span(node))
-        if fn in (T.TensorView, T.TileView, T.MemRef) or fn is float:
-            return fn(*args, **kwargs)
-        if isinstance(fn, types.GenericAlias) and fn.__origin__ is list and not args:
+        if is_typed_empty_list:
             return []  # list[str]() / list[pl.Expr](): the printer's typed empty lists
-        return self.value(node)
+        return fn(*args, **kwargs)
 
     def attribute(self, base: Any, node: ast.Attribute) -> Any:
         import pypto.language as pl

@@ -130,6 +130,12 @@ class ControlFlowMixin:
         args = [self.value(a) for a in call.args]
         if not 1 <= len(args) <= 3:
             raise self.err(call, f"pl.{kind} takes (stop), (start, stop) or (start, stop, step)", cls=ParseTypeError)
+        if kind == "unroll":
+            for a, n in zip(args, call.args):
+                if not isinstance(a, int):
+                    raise self.err(n, "pl.unroll needs literal bounds: it is unrolled at compile time",
+                                   "use int literals or Python constants, or pl.range for a runtime bound",
+                                   ParseValueError)
         if len(args) == 1:
             args = [0, args[0], 1]
         elif len(args) == 2:
@@ -144,13 +150,6 @@ class ControlFlowMixin:
                 attrs.update(self.static(k.value))
             else:
                 attrs[k.arg] = self.attr_value(k.value)
-        if kind == "unroll":
-            for a in args:
-                if not isinstance(a, int):
-                    where = next((n for n in call.args if self.value(n) is a), call)
-                    raise self.err(where, "pl.unroll needs literal bounds: it is unrolled at compile time",
-                                   "use int literals or Python constants, or pl.range for a runtime bound",
-                                   ParseValueError)
         return args, attrs, inits
 
     def for_loop(self, node: ast.For, kind: str) -> None:

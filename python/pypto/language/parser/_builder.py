@@ -48,6 +48,10 @@ PY_BIN_OPS = {
     ast.Mod: operator.mod, ast.Div: operator.truediv, ast.Pow: operator.pow, ast.BitAnd: operator.and_,
     ast.BitOr: operator.or_, ast.BitXor: operator.xor, ast.LShift: operator.lshift, ast.RShift: operator.rshift,
 }
+PY_CMP_OPS = {
+    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+    ast.Gt: operator.gt, ast.GtE: operator.ge,
+}
 CMP_OPS = {
     ast.Eq: ir.BinaryOp.Eq, ast.NotEq: ir.BinaryOp.Ne, ast.Lt: ir.BinaryOp.Lt, ast.LtE: ir.BinaryOp.Le,
     ast.Gt: ir.BinaryOp.Gt, ast.GtE: ir.BinaryOp.Ge,
@@ -384,7 +388,8 @@ class FunctionParser(ControlFlowMixin):
             op = ir.BinaryOp.And if isinstance(node.op, ast.And) else ir.BinaryOp.Or
             result = self.expr(node.values[0])
             for v in node.values[1:]:
-                result = ir.BinaryExpr(op, result, self.expr(v), span=self.span(node))
+                lhs, rhs = result, self.expr(v)
+                result = self.checked(node, lambda: ir.BinaryExpr(op, lhs, rhs, span=self.span(node)))
             return result
         if isinstance(node, ast.Call):
             return self.call(node)
@@ -418,7 +423,10 @@ class FunctionParser(ControlFlowMixin):
     def binop(self, node: ast.BinOp) -> Any:
         a, b = self.value(node.left), self.value(node.right)
         if is_number(a) and is_number(b):
-            return PY_BIN_OPS[type(node.op)](a, b)
+            try:
+                return PY_BIN_OPS[type(node.op)](a, b)
+            except ArithmeticError as e:
+                raise self.err(node, f"constant expression fails: {e}", cls=ParseValueError) from None
         if self.is_array(a) or self.is_array(b):
             name = ARRAY_BIN_OPS.get(type(node.op))
             if name is None or not self.is_array(a):
@@ -457,6 +465,8 @@ class FunctionParser(ControlFlowMixin):
             op = CMP_OPS.get(type(op_node))
             if op is None:
                 raise self.err(node, "only ==, !=, <, <=, >, >= compare scalars in a kernel", cls=ParseSyntaxError)
+            if len(node.ops) == 1 and is_number(left) and is_number(right):
+                return PY_CMP_OPS[type(op_node)](left, right)
             ea, eb = self.scalar_operands(left, right, node)
             cmp = self.checked(node, lambda: ir.BinaryExpr(op, ea, eb, span=self.span(node)))
             result = cmp if result is None else ir.BinaryExpr(ir.BinaryOp.And, result, cmp, span=self.span(node))

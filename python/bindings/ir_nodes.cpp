@@ -133,8 +133,14 @@ Ref<T> Finish(std::shared_ptr<T> node) {
       node->type = def ? def->DeduceType(node->args, node->kwargs, node->span) : UnknownType::Make();
     }
   } else if constexpr (std::is_same_v<T, Function>) {
-    return Function::Make(node->name, node->func_type, node->params, node->param_directions, node->return_types,
-                          node->body, node->span);
+    // Make validates and defaults the directions; the optional fields it does not take carry over.
+    auto made = std::make_shared<Function>(*Function::Make(node->name, node->func_type, node->params,
+                                                           node->param_directions, node->return_types, node->body,
+                                                           node->span));
+    made->level = node->level;
+    made->role = node->role;
+    made->attrs = node->attrs;
+    return made;
   } else if constexpr (std::is_same_v<T, Program>) {
     return Program::Make(node->name, node->functions, node->span);
   }
@@ -177,7 +183,14 @@ void BindIRNodes(py::module_& m) {
       .def("__repr__", [](const std::shared_ptr<Node>& n) { return Repr(n); })
       .def("__str__", [](const std::shared_ptr<Node>& n) { return Repr(n); })
       .def("same_as", [](const std::shared_ptr<Node>& a, const std::shared_ptr<Node>& b) { return a == b; },
-           "Identity: the same node object.");
+           "Identity: the same node object.")
+      .def(
+          "as_python",
+          [m](const py::object& self, const std::string& prefix, bool concise) {
+            return m.attr("as_python")(self, prefix, concise);
+          },
+          py::arg("prefix") = "pl", py::arg("concise") = false,
+          "This node printed as Python DSL text: ir.as_python(node, prefix, concise).");
   py::class_<Expr, Node, std::shared_ptr<Expr>>(m, "Expr").def_readonly("type", &Expr::type);
   py::class_<Stmt, Node, std::shared_ptr<Stmt>>(m, "Stmt").def_readonly("leading_comments", &Stmt::leading_comments);
   py::class_<Type, Node, std::shared_ptr<Type>>(m, "Type");

@@ -1,0 +1,36 @@
+"""Facts about IR values the parser checks: how a type reads, whether two types agree."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pypto import ir
+
+
+def is_number(v: Any) -> bool:
+    """A Python literal the parser folds (bools included: ``not`` folds too)."""
+    return isinstance(v, (int, float))
+
+
+def describe(t: ir.Type) -> str:
+    return ir.as_python(t)
+
+
+def same_kind_and_dtype(a: ir.Type, b: ir.Type) -> bool:
+    if a.type_name != b.type_name:
+        return False
+    da, db = getattr(a, "dtype", None), getattr(b, "dtype", None)
+    return da == db
+
+
+@dataclass(frozen=True)
+class SplitOption:
+    """``pl.split(mode)`` in ``pl.at(optimizations=[...])``."""
+
+    mode: ir.SplitMode
+
+
+@dataclass
+class Loop:
+    kind: str  # "Sequential", "Parallel", "Unroll", "Pipeline", "While"

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
@@ -41,6 +42,9 @@ struct Platform {
   int64_t acc_m_alignment = 16;
   // Memory moves the hardware performs directly (from, to).
   std::vector<std::pair<ir::MemorySpace, ir::MemorySpace>> moves;
+  // Approximate performance figures for cost estimates, as the file gives
+  // them: pipe ("MTE2", "V", "M", "clock") -> figure ("bytes_per_cycle") -> number.
+  std::map<std::string, std::map<std::string, double>> throughput;
 
   bool HasSpace(ir::MemorySpace space) const { return memory.count(space) > 0; }
   // ValueError naming the platform when `space` is not on chip.
@@ -50,12 +54,18 @@ struct Platform {
   bool SupportsDType(ir::DataType dtype) const;
   bool SupportsCast(ir::DataType from, ir::DataType to) const;
   bool SupportsMove(ir::MemorySpace from, ir::MemorySpace to) const;
+  // One throughput figure, or nullopt when the file does not give it.
+  std::optional<double> Throughput(const std::string& pipe, const std::string& figure) const;
+  int cores_per_cluster() const { return aic_per_cluster + aiv_per_cluster; }
 
   // The platform called `name` (a2a3, a2a3sim, a5, a5sim, or any
   // <soc>[sim] with a description file), loaded once and cached. An unknown
   // name is a ValueError listing the known ones; a malformed file names the
   // file and line.
   static const Platform& Get(const std::string& name);
+  // Reads a description file directly (not cached): `name` ending in "sim"
+  // makes the simulated variant. For tests and out-of-tree descriptions.
+  static Platform LoadFile(const std::filesystem::path& path, const std::string& name);
   // Every platform name the description files provide, sorted.
   static std::vector<std::string> Names();
   // The platform used when none is given.

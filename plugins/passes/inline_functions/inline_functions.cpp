@@ -210,8 +210,8 @@ class Inliner : public ir::IRMutator {
     }
     tuple_results_[stmt->var.get()] = results;
     if (!unpacks_.OnlyUnpacked(stmt->var.get())) {
-      stmts.push_back(ir::AssignStmt::Make(VisitVarDef(stmt->var), ir::MakeTuple::Make(results, stmt->span),
-                                           stmt->span));
+      stmts.push_back(
+          ir::AssignStmt::Make(VisitVarDef(stmt->var), ir::MakeTuple::Make(results, stmt->span), stmt->span));
     }
     return ir::SeqStmts::Make(std::move(stmts), stmt->span);
   }
@@ -230,8 +230,8 @@ class Inliner : public ir::IRMutator {
     if (InlineCallee(table_, call)) {
       throw Error(ErrorKind::kValue,
                   "InlineFunctions: in function '" + caller_ + "', the call of Inline function '" +
+                      call->callee_name() + "' is nested inside another expression; only `x = self." +
                       call->callee_name() +
-                      "' is nested inside another expression; only `x = self." + call->callee_name() +
                       "(...)` or a bare call statement can be inlined. Bind the call to a name first",
                   call->span);
     }

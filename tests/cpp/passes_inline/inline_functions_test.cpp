@@ -1,6 +1,7 @@
+#include "inline_functions.h"
+
 #include <gtest/gtest.h>
 
-#include "inline_functions.h"
 #include "passes_simplify/pass_test_util.h"
 #include "pypto/ir/printer.h"
 #include "pypto/ops/registry.h"
@@ -78,9 +79,9 @@ TEST(InlineFunctions, SplicesTheBodyWithFreshNamesAndDropsTheInlineFunction) {
   auto x = TensorVar("x");
   auto y = TensorVar("y");
   auto z = TensorVar("z");
-  auto main = Fn("main", FunctionType::InCore, {x}, {Tensor16()},
-                 Seq({Assign(y, CallFn("shift", {x}, Tensor16())), Assign(z, CallFn("shift", {y}, Tensor16())),
-                      Return({z})}));
+  auto main =
+      Fn("main", FunctionType::InCore, {x}, {Tensor16()},
+         Seq({Assign(y, CallFn("shift", {x}, Tensor16())), Assign(z, CallFn("shift", {y}, Tensor16())), Return({z})}));
   auto program = Program::Make("test", {main, ShiftHelper()});
 
   auto ex = TensorVar("x");
@@ -91,10 +92,11 @@ TEST(InlineFunctions, SplicesTheBodyWithFreshNamesAndDropsTheInlineFunction) {
   auto u1 = TensorVar("u_inline1");
   auto ez = TensorVar("z");
   auto expected = Program::Make(
-      "test", {Fn("main", FunctionType::InCore, {ex}, {Tensor16()},
-                  Seq({Assign(t0, OpCall("tensor.adds", {ex, Float(1.0)})), Assign(u0, OpCall("tensor.muls", {t0, Float(2.0)})),
-                       Assign(ey, u0), Assign(t1, OpCall("tensor.adds", {ey, Float(1.0)})),
-                       Assign(u1, OpCall("tensor.muls", {t1, Float(2.0)})), Assign(ez, u1), Return({ez})}))});
+      "test",
+      {Fn("main", FunctionType::InCore, {ex}, {Tensor16()},
+          Seq({Assign(t0, OpCall("tensor.adds", {ex, Float(1.0)})), Assign(u0, OpCall("tensor.muls", {t0, Float(2.0)})),
+               Assign(ey, u0), Assign(t1, OpCall("tensor.adds", {ey, Float(1.0)})),
+               Assign(u1, OpCall("tensor.muls", {t1, Float(2.0)})), Assign(ez, u1), Return({ez})}))});
   ProgramPtr out = Inlined(program);
   EXPECT_SAME_IR(out, expected);
   EXPECT_EQ(PrintProgram(out),
@@ -127,9 +129,9 @@ TEST(InlineFunctions, BindsUnpackedResultsDirectlyAndExpandsNestedInlineCalls) {
   auto x = TensorVar("x");
   auto r = Var::Make("r", PairType());
   auto first = TensorVar("first");
-  auto main = Fn("main", FunctionType::InCore, {x}, {Tensor16()},
-                 Seq({Assign(r, CallFn("pair", {x}, PairType())), Assign(first, TupleGetItem::Make(r, 1)),
-                      Return({first})}));
+  auto main =
+      Fn("main", FunctionType::InCore, {x}, {Tensor16()},
+         Seq({Assign(r, CallFn("pair", {x}, PairType())), Assign(first, TupleGetItem::Make(r, 1)), Return({first})}));
   auto program = Program::Make("test", {main, PairHelper(), ShiftHelper()});
 
   auto ex = TensorVar("x");
@@ -138,9 +140,10 @@ TEST(InlineFunctions, BindsUnpackedResultsDirectlyAndExpandsNestedInlineCalls) {
   auto es = TensorVar("s_inline0");
   auto efirst = TensorVar("first");
   auto expected = Program::Make(
-      "test", {Fn("main", FunctionType::InCore, {ex}, {Tensor16()},
-                  Seq({Assign(t, OpCall("tensor.adds", {ex, Float(1.0)})), Assign(u, OpCall("tensor.muls", {t, Float(2.0)})),
-                       Assign(es, u), Assign(efirst, es), Return({efirst})}))});
+      "test",
+      {Fn("main", FunctionType::InCore, {ex}, {Tensor16()},
+          Seq({Assign(t, OpCall("tensor.adds", {ex, Float(1.0)})), Assign(u, OpCall("tensor.muls", {t, Float(2.0)})),
+               Assign(es, u), Assign(efirst, es), Return({efirst})}))});
   EXPECT_SAME_IR(Inlined(program), expected);
 }
 
@@ -157,9 +160,10 @@ TEST(InlineFunctions, BindsSeveralResultsUsedAsATupleWithAMakeTuple) {
   auto es = TensorVar("s_inline0");
   auto er = Var::Make("r", PairType());
   auto expected = Program::Make(
-      "test", {Fn("main", FunctionType::InCore, {ex}, {PairType()},
-                  Seq({Assign(t, OpCall("tensor.adds", {ex, Float(1.0)})), Assign(u, OpCall("tensor.muls", {t, Float(2.0)})),
-                       Assign(es, u), Assign(er, MakeTuple::Make({ex, es})), Return({er})}))});
+      "test",
+      {Fn("main", FunctionType::InCore, {ex}, {PairType()},
+          Seq({Assign(t, OpCall("tensor.adds", {ex, Float(1.0)})), Assign(u, OpCall("tensor.muls", {t, Float(2.0)})),
+               Assign(es, u), Assign(er, MakeTuple::Make({ex, es})), Return({er})}))});
   EXPECT_SAME_IR(Inlined(program), expected);
 }
 
@@ -177,8 +181,8 @@ TEST(InlineFunctions, SplicesBareCallStatementsInsideLoops) {
   auto ex = TensorVar("x");
   auto ei = IndexVar("i");
   auto ev = TensorVar("v_inline0");
-  auto eloop = ForStmt::Make(ei, Int(0), Int(4), Int(1), {}, Seq({Assign(ev, OpCall("tensor.adds", {ex, Float(1.0)}))}),
-                             {});
+  auto eloop =
+      ForStmt::Make(ei, Int(0), Int(4), Int(1), {}, Seq({Assign(ev, OpCall("tensor.adds", {ex, Float(1.0)}))}), {});
   auto expected = Program::Make("test", {Fn("main", FunctionType::InCore, {ex}, {}, Seq({eloop, Return({})}))});
   EXPECT_SAME_IR(Inlined(program), expected);
 }
@@ -220,6 +224,22 @@ TEST(InlineFunctions, RejectsCallsNestedInsideExpressions) {
             "InlineFunctions: in function 'main', the call of Inline function 'shift' is nested inside another "
             "expression; only `x = self.shift(...)` or a bare call statement can be inlined. Bind the call to a "
             "name first");
+}
+
+TEST(InlineFunctions, RejectsReturnsBeforeTheEndOfAnInlineBody) {
+  auto a = TensorVar("a");
+  auto flag = ScalarVar("flag", DataType::BOOL);
+  auto early = Fn("early", FunctionType::Inline, {a, flag}, {Tensor16()},
+                  Seq({IfStmt::Make(flag, Seq({Return({a})}), nullptr), Return({a})}));
+  auto x = TensorVar("x");
+  auto y = TensorVar("y");
+  auto main = Fn("main", FunctionType::InCore, {x}, {Tensor16()},
+                 Seq({Assign(y, CallFn("early", {x, Bool(true)}, Tensor16())), Return({y})}));
+  Error e = InlineError(Program::Make("test", {main, early}));
+  EXPECT_EQ(e.message(),
+            "InlineFunctions: Inline function 'early' (called from 'main') returns before its last statement; an "
+            "Inline body is spliced into the caller, so it may return only at its end. Compute the result in an if "
+            "with yields and return it once");
 }
 
 }  // namespace

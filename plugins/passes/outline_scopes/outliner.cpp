@@ -186,6 +186,15 @@ ir::ParamDirection DirectionOf(const AccessClassifier& access, const ir::Var* ca
   return access.read.count(captured) ? ir::ParamDirection::InOut : ir::ParamDirection::Out;
 }
 
+// The variables in the dims of a tensor or tile type (dynamic shapes), in order.
+std::vector<VarPtr> DimVarsOf(const TypePtr& type) {
+  const std::vector<ExprPtr>* shape = ir::ShapeOf(type);
+  if (!shape) return {};
+  UseCounter dims;
+  for (const auto& dim : *shape) dims.VisitExpr(dim);
+  return dims.first_use_order;
+}
+
 struct Region {
   std::vector<VarPtr> live_ins;   // first-use order
   std::vector<VarPtr> live_outs;  // definition order
@@ -197,8 +206,14 @@ Region AnalyzeRegion(const StmtPtr& body, const UseCounter& function_uses) {
   DefCollector defs;
   defs.VisitStmt(body);
   Region region;
+  std::unordered_set<const ir::Var*> listed;
+  auto add_live_in = [&](const VarPtr& var) {
+    if (!defs.defined.count(var.get()) && listed.insert(var.get()).second) region.live_ins.push_back(var);
+  };
   for (const auto& var : inside.first_use_order) {
-    if (!defs.defined.count(var.get())) region.live_ins.push_back(var);
+    // The dynamic dims of a captured tensor come first, so that its param type can name their params.
+    for (const auto& dim : DimVarsOf(var->type)) add_live_in(dim);
+    add_live_in(var);
   }
   for (const auto& var : defs.defs) {
     auto total = function_uses.counts.find(var.get());
@@ -229,15 +244,20 @@ Outlined Outline(const CalleeSpec& spec, const Span& span, const UseCounter& fun
   AccessClassifier access(captured);
   access.VisitStmt(spec.body);
 
+  // Scalar params first: a tensor param's dims may name a captured scalar
+  // (a dynamic dimension), and then name the scalar's param instead.
   std::unordered_map<const ir::Var*, VarPtr> param_of;
+  for (const auto& v : region.live_ins) {
+    if (ir::IsA<ir::ScalarType>(v->type)) param_of[v.get()] = ir::Var::Make(v->name_hint, v->type, v->span);
+  }
+  Substituter dims(param_of);
+  for (const auto& v : region.live_ins) {
+    if (!param_of.count(v.get())) param_of[v.get()] = ir::Var::Make(v->name_hint, dims.VisitType(v->type), v->span);
+  }
   std::vector<VarPtr> params;
   std::vector<ir::ParamDirection> directions;
   for (const auto& v : region.live_ins) {
-    // Earlier params are already in the map, so a dim naming one of them is rewritten.
-    TypePtr type = Substituter(param_of).VisitType(v->type);
-    VarPtr param = ir::Var::Make(v->name_hint, type, v->span);
-    param_of[v.get()] = param;
-    params.push_back(param);
+    params.push_back(param_of.at(v.get()));
     directions.push_back(DirectionOf(access, v.get()));
   }
   Substituter substituter(param_of);

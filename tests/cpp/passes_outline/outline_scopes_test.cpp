@@ -217,6 +217,37 @@ TEST(OutlineIncoreScopes, NumbersScopesPerFunctionAndCallsScopesWithoutResultsFo
   EXPECT_SAME_IR(result, expected);
 }
 
+// x: Tensor[[n, 16]] with a dynamic dim n: n becomes an INDEX param ahead of
+// x, and x's param type names it.
+TEST(OutlineIncoreScopes, PassesDynamicDimsAsIndexParamsAheadOfTheirTensors) {
+  auto dynamic = [](const VarPtr& n) { return TensorType::Make(std::vector<ExprPtr>{n, Int(16)}, DataType::FP32); };
+  auto n = IndexVar("n");
+  auto x = Var::Make("x", dynamic(n));
+  auto t = Var::Make("t", dynamic(n));
+  auto rows = IndexVar("rows");
+  auto program = Program::Make(
+      "test", {Fn("main", FunctionType::Opaque, {x}, {}, {Scalar(DataType::INDEX)},
+                  Seq({Scope(ScopeKind::InCore, {Assign(t, OpCall("tensor.adds", {x, Float(1.0)})),
+                                                 Assign(rows, Bin(BinaryOp::Add, n, Int(1)))}),
+                       Return({rows})}))});
+  OutlineIncoreScopesPass pass;
+  ProgramPtr result = Outlined(pass, program);
+
+  auto kn = IndexVar("n");
+  auto kx = Var::Make("x", dynamic(kn));
+  auto kt = Var::Make("t", dynamic(kn));
+  auto krows = IndexVar("rows");
+  auto ox = Var::Make("x", dynamic(n));
+  auto orows = IndexVar("rows");
+  auto expected = Program::Make(
+      "test", {Fn("main", FunctionType::Orchestration, {ox}, {}, {Scalar(DataType::INDEX)},
+                  Seq({Assign(orows, CallFn("main_incore_0", {n, ox}, Scalar(DataType::INDEX))), Return({orows})})),
+               Fn("main_incore_0", FunctionType::InCore, {kn, kx}, {}, {Scalar(DataType::INDEX)},
+                  Seq({Assign(kt, OpCall("tensor.adds", {kx, Float(1.0)})),
+                       Assign(krows, Bin(BinaryOp::Add, kn, Int(1))), Return({krows})}))});
+  EXPECT_SAME_IR(result, expected);
+}
+
 TEST(OutlineIncoreScopes, LeavesInCoreFunctionsAndScopeFreeProgramsAlone) {
   auto x = TensorVar("x");
   auto program = Program::Make("test", {Fn("main", FunctionType::Opaque, {x}, {}, {Tensor16()}, Seq({Return({x})}))});

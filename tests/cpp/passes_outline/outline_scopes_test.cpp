@@ -225,11 +225,11 @@ TEST(OutlineIncoreScopes, PassesDynamicDimsAsIndexParamsAheadOfTheirTensors) {
   auto x = Var::Make("x", dynamic(n));
   auto t = Var::Make("t", dynamic(n));
   auto rows = IndexVar("rows");
-  auto program = Program::Make(
-      "test", {Fn("main", FunctionType::Opaque, {x}, {}, {Scalar(DataType::INDEX)},
-                  Seq({Scope(ScopeKind::InCore, {Assign(t, OpCall("tensor.adds", {x, Float(1.0)})),
-                                                 Assign(rows, Bin(BinaryOp::Add, n, Int(1)))}),
-                       Return({rows})}))});
+  auto program =
+      Program::Make("test", {Fn("main", FunctionType::Opaque, {x}, {}, {Scalar(DataType::INDEX)},
+                                Seq({Scope(ScopeKind::InCore, {Assign(t, OpCall("tensor.adds", {x, Float(1.0)})),
+                                                               Assign(rows, Bin(BinaryOp::Add, n, Int(1)))}),
+                                     Return({rows})}))});
   OutlineIncoreScopesPass pass;
   ProgramPtr result = Outlined(pass, program);
 

@@ -98,25 +98,26 @@ TEST(DeriveCallDirections, MapsParamDirectionsAndScalarsAndLeavesFirstOutputsExi
                                Assign(e2, UpdateCall(ex.acc, {"InOut"})), Return({})}));
   ProgramPtr result = Derived(program);
   EXPECT_SAME_IR(result, expected);
-  EXPECT_EQ(PrintProgram(result),
-            "# pypto.program: test\n"
-            "import pypto.language as pl\n"
-            "\n"
-            "@pl.program\n"
-            "class test:\n"
-            "    @pl.function(type=pl.FunctionType.InCore)\n"
-            "    def kernel(self, x: pl.Tensor[[16, 16], pl.FP32], alpha: pl.Scalar[pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:\n"
-            "        return out\n"
-            "\n"
-            "    @pl.function(type=pl.FunctionType.Orchestration)\n"
-            "    def main(self, x: pl.Tensor[[16, 16], pl.FP32], alpha: pl.Scalar[pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]], acc: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]):\n"
-            "        r1: pl.Tensor[[16, 16], pl.FP32] = self.kernel(x, alpha, out, attrs={\"arg_directions\": [\"Input\", \"Scalar\", \"OutputExisting\"]})\n"
-            "        r2: pl.Tensor[[16, 16], pl.FP32] = self.update(acc, attrs={\"arg_directions\": [\"InOut\"]})\n"
-            "        return\n"
-            "\n"
-            "    @pl.function(type=pl.FunctionType.InCore)\n"
-            "    def update(self, acc: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:\n"
-            "        return acc\n");
+  EXPECT_EQ(
+      PrintProgram(result),
+      "# pypto.program: test\n"
+      "import pypto.language as pl\n"
+      "\n"
+      "@pl.program\n"
+      "class test:\n"
+      "    @pl.function(type=pl.FunctionType.InCore)\n"
+      "    def kernel(self, x: pl.Tensor[[16, 16], pl.FP32], alpha: pl.Scalar[pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:\n"
+      "        return out\n"
+      "\n"
+      "    @pl.function(type=pl.FunctionType.Orchestration)\n"
+      "    def main(self, x: pl.Tensor[[16, 16], pl.FP32], alpha: pl.Scalar[pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]], acc: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]):\n"
+      "        r1: pl.Tensor[[16, 16], pl.FP32] = self.kernel(x, alpha, out, attrs={\"arg_directions\": [\"Input\", \"Scalar\", \"OutputExisting\"]})\n"
+      "        r2: pl.Tensor[[16, 16], pl.FP32] = self.update(acc, attrs={\"arg_directions\": [\"InOut\"]})\n"
+      "        return\n"
+      "\n"
+      "    @pl.function(type=pl.FunctionType.InCore)\n"
+      "    def update(self, acc: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:\n"
+      "        return acc\n");
 }
 
 // A second write of `out`, through the first call's result and through a slice of it, is InOut.
@@ -150,6 +151,41 @@ TEST(DeriveCallDirections, PromotesOutputsInSequentialLoopsButNotInParallelOnes)
         ForStmt::Make(i, Int(0), Int(4), Int(1), {},
                       Seq({Assign(r2, KernelCall(o.x, o.alpha, o.x, d({"Input", "Scalar", "InOut"})))}), {});
     return o.With(Seq({parallel, sequential, Return({})}));
+  };
+  EXPECT_SAME_IR(Derived(build(Orch(), false)), build(Orch(), true));
+}
+
+TEST(DeriveCallDirections, PromotesOutputsInWhileLoops) {
+  auto build = [](const Orch& o, bool annotated) {
+    auto k = IterArg::Make("k", Scalar(DataType::INDEX), Int(0));
+    auto k1 = IndexVar("k1");
+    auto kend = IndexVar("kend");
+    auto r = TensorVar("r");
+    Directions d = annotated ? Directions{"Input", "Scalar", "InOut"} : Directions{};
+    auto loop = WhileStmt::Make(
+        Bin(BinaryOp::Lt, k, Int(4)), {k},
+        Seq({Assign(r, KernelCall(o.x, o.alpha, o.out, d)), Assign(k1, Bin(BinaryOp::Add, k, Int(1))), Yield({k1})}),
+        {kend});
+    return o.With(Seq({loop, Return({})}));
+  };
+  EXPECT_SAME_IR(Derived(build(Orch(), false)), build(Orch(), true));
+}
+
+// The parallel loop's iter_arg starts as `out`, which the first call wrote: same buffer, so InOut.
+TEST(DeriveCallDirections, FollowsIterArgsBackToTheirInitBuffer) {
+  auto build = [](const Orch& o, bool annotated) {
+    auto r0 = TensorVar("r0");
+    auto j = IndexVar("j");
+    auto buf = IterArg::Make("buf", Tensor16(), o.out);
+    auto r1 = TensorVar("r1");
+    auto final_buf = TensorVar("final_buf");
+    auto d = [&](Directions ds) { return annotated ? ds : Directions{}; };
+    auto loop =
+        ForStmt::Make(j, Int(0), Int(4), Int(1), {buf},
+                      Seq({Assign(r1, KernelCall(o.x, o.alpha, buf, d({"Input", "Scalar", "InOut"}))), Yield({r1})}),
+                      {final_buf}, ForKind::Parallel);
+    return o.With(
+        Seq({Assign(r0, KernelCall(o.x, o.alpha, o.out, d({"Input", "Scalar", "OutputExisting"}))), loop, Return({})}));
   };
   EXPECT_SAME_IR(Derived(build(Orch(), false)), build(Orch(), true));
 }

@@ -248,6 +248,25 @@ TEST(OutlineIncoreScopes, PassesDynamicDimsAsIndexParamsAheadOfTheirTensors) {
   EXPECT_SAME_IR(result, expected);
 }
 
+// An atomic assemble adds to what the target holds: the target is read too.
+TEST(OutlineIncoreScopes, MarksAtomicallyAccumulatedTensorsInOut) {
+  auto x = TensorVar("x");
+  auto out = TensorVar("out");
+  auto out1 = TensorVar("out1");
+  auto atomic_assemble = [](const ExprPtr& target, const ExprPtr& source) {
+    return ops::OpRegistry::Global().Create("tensor.assemble", {target, source, Origin()}, {{"atomic", int64_t{1}}});
+  };
+  auto program = Program::Make(
+      "test", {Fn("main", FunctionType::Opaque, {x, out}, {}, {Tensor16()},
+                  Seq({Scope(ScopeKind::InCore, {Assign(out1, atomic_assemble(out, x))}), Return({out1})}))});
+  OutlineIncoreScopesPass pass;
+  ProgramPtr result = Outlined(pass, program);
+  const FunctionPtr kernel = result->Find("main_incore_0");
+  ASSERT_NE(kernel, nullptr);
+  EXPECT_EQ(kernel->param_directions, (std::vector<ParamDirection>{ParamDirection::InOut, ParamDirection::In}));
+  EXPECT_EQ(kernel->params[0]->name_hint, "out");
+}
+
 TEST(OutlineIncoreScopes, LeavesInCoreFunctionsAndScopeFreeProgramsAlone) {
   auto x = TensorVar("x");
   auto program = Program::Make("test", {Fn("main", FunctionType::Opaque, {x}, {}, {Tensor16()}, Seq({Return({x})}))});

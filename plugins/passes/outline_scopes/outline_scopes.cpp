@@ -1,0 +1,137 @@
+#include "outline_scopes.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "outliner.h"
+#include "pypto/ir/visitor.h"
+#include "pypto/support/error.h"
+
+namespace pypto::passes {
+
+using ir::As;
+using ir::Ref;
+using ir::ScopeKind;
+using ir::StmtPtr;
+
+namespace {
+
+bool IsOrchestrationSide(const ir::Function& f) {
+  return f.func_type == ir::FunctionType::Opaque || f.func_type == ir::FunctionType::Orchestration;
+}
+
+// The first scope of `kind` inside `body`, at any depth.
+class ScopeFinder : public ir::IRVisitor {
+ public:
+  using IRVisitor::Visit_;
+  explicit ScopeFinder(ScopeKind kind) : kind_(kind) {}
+  Ref<ir::ScopeStmt> found;
+  void Visit_(const Ref<ir::ScopeStmt>& scope) override {
+    if (scope->scope_kind == kind_ && !found) found = scope;
+    IRVisitor::Visit_(scope);
+  }
+
+ private:
+  ScopeKind kind_;
+};
+
+Ref<ir::ScopeStmt> FindScope(const StmtPtr& body, ScopeKind kind) {
+  ScopeFinder finder(kind);
+  finder.VisitStmt(body);
+  return finder.found;
+}
+
+std::optional<outline::CalleeSpec> DecideIncore(const ir::ScopeStmt& scope, const ir::Function& parent, int index) {
+  if (scope.scope_kind != ScopeKind::InCore) return std::nullopt;
+  if (auto inner = FindScope(scope.body, ScopeKind::InCore)) {
+    throw Error(ErrorKind::kValue,
+                "OutlineIncoreScopes: in function '" + parent.name + "', the InCore scope at " + scope.span.ToString() +
+                    " contains another InCore scope (at " + inner->span.ToString() +
+                    "); InCore scopes do not nest. Remove the inner `with pl.at(level=pl.Level.CORE_GROUP)` or "
+                    "move it out of the outer one",
+                inner->span);
+  }
+  outline::CalleeSpec spec;
+  spec.func_type = ir::FunctionType::InCore;
+  spec.name = outline::CalleeName(scope, parent, "incore", index);
+  spec.call_attrs = scope.attrs;
+  if (scope.split != ir::SplitMode::None) spec.function_attrs.Set("split", ir::EnumAttr::Of(scope.split));
+  spec.body = scope.body;
+  return spec;
+}
+
+std::optional<outline::CalleeSpec> DecideHierarchy(const ir::ScopeStmt& scope, const ir::Function& parent, int index) {
+  if (scope.scope_kind != ScopeKind::Hierarchy) return std::nullopt;
+  outline::CalleeSpec spec;
+  spec.func_type = ir::FunctionType::Opaque;
+  spec.name = outline::CalleeName(scope, parent, "hierarchy", index);
+  spec.level = scope.level;
+  spec.role = scope.role;
+  spec.call_attrs = scope.attrs;
+  spec.body = scope.body;
+  return spec;
+}
+
+void AddSpmdLaunch(const ir::ScopeStmt& spmd, ir::Attrs& call_attrs) {
+  if (spmd.core_num) call_attrs.Set("core_num", spmd.core_num);
+  call_attrs.Set("sync_start", spmd.sync_start);
+}
+
+// A pl.spmd inside a pl.cluster is unwrapped into the Group function: the
+// cluster is then launched as the grid. That only has one meaning when the
+// spmd scope is the whole cluster body.
+Ref<ir::ScopeStmt> UnwrappableSpmd(const ir::ScopeStmt& cluster, const ir::Function& parent) {
+  auto inner = FindScope(cluster.body, ScopeKind::Spmd);
+  if (!inner) return nullptr;
+  std::vector<StmtPtr> stmts = ir::Flatten(cluster.body);
+  if (stmts.size() == 1 && stmts[0] == inner) return inner;
+  throw Error(ErrorKind::kValue,
+              "OutlineClusterScopes: in function '" + parent.name + "', the pl.spmd scope at " +
+                  inner->span.ToString() + " shares its pl.cluster (at " + cluster.span.ToString() +
+                  ") with other statements; a pl.spmd inside pl.cluster launches the whole cluster as its grid, "
+                  "so it must be the cluster's only statement. Move the other statements into the pl.spmd body "
+                  "or out of the cluster",
+              inner->span);
+}
+
+std::optional<outline::CalleeSpec> DecideCluster(const ir::ScopeStmt& scope, const ir::Function& parent, int index) {
+  outline::CalleeSpec spec;
+  spec.call_attrs = scope.attrs;
+  spec.body = scope.body;
+  if (scope.scope_kind == ScopeKind::Cluster) {
+    spec.func_type = ir::FunctionType::Group;
+    spec.name = outline::CalleeName(scope, parent, "cluster", index);
+    if (auto spmd = UnwrappableSpmd(scope, parent)) {
+      AddSpmdLaunch(*spmd, spec.call_attrs);
+      spec.body = spmd->body;
+    }
+    return spec;
+  }
+  if (scope.scope_kind == ScopeKind::Spmd) {
+    spec.func_type = ir::FunctionType::Spmd;
+    spec.name = outline::CalleeName(scope, parent, "spmd", index);
+    AddSpmdLaunch(scope, spec.call_attrs);
+    return spec;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+ir::ProgramPtr OutlineIncoreScopesPass::Run(const ir::ProgramPtr& program, pass::PassContext& /*ctx*/) {
+  return outline::OutlineProgram(program, kName, IsOrchestrationSide, DecideIncore, ir::FunctionType::Orchestration,
+                                 /*revisit_outlined=*/false);
+}
+
+ir::ProgramPtr OutlineHierarchyScopesPass::Run(const ir::ProgramPtr& program, pass::PassContext& /*ctx*/) {
+  return outline::OutlineProgram(program, kName, IsOrchestrationSide, DecideHierarchy, std::nullopt,
+                                 /*revisit_outlined=*/true);
+}
+
+ir::ProgramPtr OutlineClusterScopesPass::Run(const ir::ProgramPtr& program, pass::PassContext& /*ctx*/) {
+  return outline::OutlineProgram(program, kName, IsOrchestrationSide, DecideCluster, ir::FunctionType::Orchestration,
+                                 /*revisit_outlined=*/false);
+}
+
+}  // namespace pypto::passes

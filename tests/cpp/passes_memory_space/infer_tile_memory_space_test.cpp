@@ -284,6 +284,40 @@ TEST(InferTileMemorySpace, MovesAYieldedValueIntoTheCarriedSpace) {
       << printed;
 }
 
+// An if-phi takes the space of the then-branch's value; the else branch's
+// value is moved into it before its yield.
+TEST(InferTileMemorySpace, MovesAnElseValueIntoTheSpaceOfTheIfResult) {
+  MatmulCase m;
+  auto flag = ScalarVar("flag", DataType::BOOL);
+  VarPtr ta, tb, base, prod, picked_then, r;
+  auto pre = Seq({Let(ta, "ta", Load(m.a, {64, 64})), Let(tb, "tb", Load(m.b, {64, 64})),
+                  Let(base, "base", Load(m.out, {64, 64}))});
+  auto then_body = Seq({Let(picked_then, "twice", Op("tile.add", {base, base})), Yield({picked_then})});
+  auto else_body = Seq({Let(prod, "prod", Op("tile.matmul", {ta, tb})), Yield({prod})});
+  auto picked = Var::Make("picked", TileType::Make({64, 64}, DataType::FP32, MemorySpace::Vec));
+  auto branch = IfStmt::Make(flag, then_body, else_body, {picked});
+  auto body = Seq({pre, branch, Let(r, "r", Op("tile.store", {picked, List({0, 0}), m.out})), Return({r})});
+  auto program =
+      Program::Make("test", {Kernel({m.a, m.b, m.out, flag},
+                                    {ParamDirection::In, ParamDirection::In, ParamDirection::InOut, ParamDirection::In},
+                                    body, {m.out->type})});
+  std::string printed = PrintFunction(InferredCarry(program)->functions[0]);
+  EXPECT_NE(printed.find("    if flag:\n"
+                         "        twice: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.tile.add(base, base)\n"
+                         "        picked: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.yield_(twice)\n"
+                         "    else:\n"
+                         "        ta_Left: pl.Tile[[64, 64], pl.FP16, pl.Mem.Left] = pl.tile.move(ta, "
+                         "target_memory=pl.Mem.Left)\n"
+                         "        tb_Right: pl.Tile[[64, 64], pl.FP16, pl.Mem.Right] = pl.tile.move(tb, "
+                         "target_memory=pl.Mem.Right)\n"
+                         "        prod: pl.Tile[[64, 64], pl.FP32, pl.Mem.Acc] = pl.tile.matmul(ta_Left, tb_Right)\n"
+                         "        prod_Vec: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.tile.move(prod, "
+                         "target_memory=pl.Mem.Vec)\n"
+                         "        picked: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.yield_(prod_Vec)\n"),
+            std::string::npos)
+      << printed;
+}
+
 TEST(InferTileMemorySpace, KeepsAnExplicitTargetMemoryAndMovesFromIt) {
   MatmulCase m;
   VarPtr ta, tb, c, r;

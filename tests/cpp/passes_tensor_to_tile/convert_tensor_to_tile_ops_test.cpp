@@ -130,6 +130,28 @@ TEST(ConvertTensorToTileOps, FusesAChainAndMakesTheAssembledParamOut) {
             "    return o\n");
 }
 
+// A parameter both read by a compute op and assembled into becomes InOut.
+TEST(ConvertTensorToTileOps, MakesAParamThatIsReadAndWrittenInOut) {
+  auto acc = TensorVar("acc", {32, 32});
+  auto x = TensorVar("x", {32, 32});
+  VarPtr s, o;
+  auto body = Seq({Let(s, "s", Op("tensor.add", {acc, x})),
+                   Let(o, "o", Op("tensor.assemble", {acc, s, List(Ints({0, 0}))})), Return({o})});
+  auto program = Program::Make("test", {Kernel({acc, x}, {ParamDirection::In, ParamDirection::In}, body, {acc->type})});
+  auto out = Converted(program);
+  EXPECT_EQ(out->functions[0]->param_directions,
+            (std::vector<ParamDirection>{ParamDirection::InOut, ParamDirection::In}));
+  EXPECT_EQ(Printed(out, "k"),
+            "@pl.function(type=pl.FunctionType.InCore)\n"
+            "def k(self, acc: pl.InOut[pl.Tensor[[32, 32], pl.FP32]], x: pl.Tensor[[32, 32], pl.FP32]) -> "
+            "pl.Tensor[[32, 32], pl.FP32]:\n"
+            "    acc_tile: pl.Tile[[32, 32], pl.FP32] = pl.tile.load(acc, [0, 0], [32, 32])\n"
+            "    x_tile: pl.Tile[[32, 32], pl.FP32] = pl.tile.load(x, [0, 0], [32, 32])\n"
+            "    s: pl.Tile[[32, 32], pl.FP32, pl.Mem.Vec] = pl.tile.add(acc_tile, x_tile)\n"
+            "    o: pl.Tensor[[32, 32], pl.FP32] = pl.tile.store(s, [0, 0], acc)\n"
+            "    return o\n");
+}
+
 TEST(ConvertTensorToTileOps, BroadcastsRowOperandsAndGivesReductionsAScratchTile) {
   auto x = TensorVar("x", {16, 64});
   auto out = TensorVar("out", {16, 64});

@@ -77,6 +77,14 @@ TEST(FlattenTileNdTo2D, MergesLeadingDimsAndKeepsTheGmWindow) {
                    Let(e, "e", Op("tile.exp", {t})), Let(r, "r", Op("tile.store", {e, List(Ints({2, 0, 0})), out})),
                    Return({r})});
   auto program = KernelProgram({x, out}, {ParamDirection::In, ParamDirection::Out}, body, {out->type});
+  EXPECT_EQ(PrintFunction(program->functions[0]),
+            "@pl.function(type=pl.FunctionType.InCore)\n"
+            "def k(self, x: pl.Tensor[[4, 16, 64], pl.FP32], out: pl.Out[pl.Tensor[[4, 16, 64], pl.FP32]]) -> "
+            "pl.Tensor[[4, 16, 64], pl.FP32]:\n"
+            "    t: pl.Tile[[2, 16, 64], pl.FP32] = pl.tile.load(x, [2, 0, 0], [2, 16, 64])\n"
+            "    e: pl.Tile[[2, 16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.exp(t)\n"
+            "    r: pl.Tensor[[4, 16, 64], pl.FP32] = pl.tile.store(e, [2, 0, 0], out)\n"
+            "    return r\n");
   EXPECT_EQ(PrintFunction(Flattened(program)->functions[0]),
             "@pl.function(type=pl.FunctionType.InCore)\n"
             "def k(self, x: pl.Tensor[[4, 16, 64], pl.FP32], out: pl.Out[pl.Tensor[[4, 16, 64], pl.FP32]]) -> "

@@ -235,6 +235,14 @@ TEST(ConvertTensorToTileOps, TilesA2048x2048ChainIntoARowLoop) {
                    Let(o, "o", Op("tensor.assemble", {out, s, List(Ints({0, 0}))})), Return({o})});
   auto program =
       Program::Make("test", {Kernel({x, out}, {ParamDirection::In, ParamDirection::Out}, body, {out->type})});
+  EXPECT_EQ(Printed(program, "k"),
+            "@pl.function(type=pl.FunctionType.InCore)\n"
+            "def k(self, x: pl.Tensor[[2048, 2048], pl.FP32], out: pl.Out[pl.Tensor[[2048, 2048], pl.FP32]]) -> "
+            "pl.Tensor[[2048, 2048], pl.FP32]:\n"
+            "    e: pl.Tensor[[2048, 2048], pl.FP32] = pl.tensor.exp(x)\n"
+            "    s: pl.Tensor[[2048, 2048], pl.FP32] = pl.tensor.add(e, x)\n"
+            "    o: pl.Tensor[[2048, 2048], pl.FP32] = pl.tensor.assemble(out, s, [0, 0])\n"
+            "    return o\n");
   EXPECT_EQ(Printed(Converted(program), "k"),
             "@pl.function(type=pl.FunctionType.InCore)\n"
             "def k(self, x: pl.Tensor[[2048, 2048], pl.FP32], out: pl.Out[pl.Tensor[[2048, 2048], pl.FP32]]) -> "

@@ -1,0 +1,391 @@
+#include "infer_tile_memory_space.h"
+
+#include <gtest/gtest.h>
+
+#include "passes_simplify/pass_test_util.h"
+#include "pypto/ir/printer.h"
+#include "pypto/ops/registry.h"
+#include "pypto/pass/context.h"
+#include "pypto/support/error.h"
+
+namespace pypto::test {
+namespace {
+
+using passes::InferTileMemorySpacePass;
+
+// The full verifier, type checking included: every call here is a registered
+// op.
+std::string AllVerifierErrors(const ProgramPtr& program) {
+  std::string errors;
+  for (const auto& d : Verify(program)) {
+    if (d.severity == Diagnostic::Severity::kError) errors += d.ToString() + "\n";
+  }
+  return errors;
+}
+
+ProgramPtr InferredFromAnyInput(const ProgramPtr& program) {
+  InferTileMemorySpacePass pass;
+  pass::PassContext ctx;
+  ProgramPtr out = pass.Run(program, ctx);
+  EXPECT_EQ(AllVerifierErrors(out), "");
+  return out;
+}
+
+ProgramPtr Inferred(const ProgramPtr& program) {
+  EXPECT_EQ(AllVerifierErrors(program), "");
+  return InferredFromAnyInput(program);
+}
+
+// Before inference a loop that carries a matmul result yields an Acc tile into
+// an iter_arg whose space is still open; the verifier's yield rule compares
+// spaces strictly and rejects that input, so these cases check only the output.
+ProgramPtr InferredCarry(const ProgramPtr& program) {
+  EXPECT_NE(AllVerifierErrors(program).find("YIELD_TYPE_MISMATCH"), std::string::npos);
+  return InferredFromAnyInput(program);
+}
+
+Error InferError(const ProgramPtr& program) {
+  InferTileMemorySpacePass pass;
+  pass::PassContext ctx;
+  try {
+    pass.Run(program, ctx);
+  } catch (const Error& e) {
+    return e;
+  }
+  ADD_FAILURE() << "InferTileMemorySpace accepted the program";
+  return Error(ErrorKind::kInternal, "no error");
+}
+
+ExprPtr Op(const std::string& name, std::vector<ExprPtr> args, Attrs kwargs = {}) {
+  return ops::OpRegistry::Global().Create(name, std::move(args), std::move(kwargs));
+}
+ExprPtr List(const std::vector<int64_t>& values) { return MakeTuple::Make(Ints(values)); }
+AttrValue Space(MemorySpace space) { return EnumAttr::Of(space); }
+
+VarPtr TensorParam(const std::string& name, std::vector<int64_t> shape, DataType dtype) {
+  return Var::Make(name, TensorType::Make(shape, dtype));
+}
+
+// `var = value`, with var typed as the value.
+StmtPtr Let(VarPtr& var, const std::string& name, const ExprPtr& value) {
+  var = Var::Make(name, value->type);
+  return Assign(var, value);
+}
+
+ExprPtr Load(const VarPtr& tensor, std::vector<int64_t> shape, Attrs kwargs = {}) {
+  return Op("tile.load", {tensor, List(std::vector<int64_t>(shape.size(), 0)), List(shape)}, std::move(kwargs));
+}
+
+FunctionPtr Kernel(std::vector<VarPtr> params, std::vector<ParamDirection> directions, StmtPtr body,
+                   std::vector<TypePtr> returns, FunctionType type = FunctionType::InCore, std::string name = "k") {
+  return Function::Make(std::move(name), type, std::move(params), std::move(directions), std::move(returns),
+                        std::move(body));
+}
+
+// c = a @ b with a, b [64, 64] FP16 and c stored into out (FP32).
+struct MatmulCase {
+  VarPtr a = TensorParam("a", {64, 64}, DataType::FP16);
+  VarPtr b = TensorParam("b", {64, 64}, DataType::FP16);
+  VarPtr out = TensorParam("out", {64, 64}, DataType::FP32);
+};
+
+TEST(InferTileMemorySpace, DescribesItself) {
+  InferTileMemorySpacePass pass;
+  EXPECT_EQ(pass.name(), "InferTileMemorySpace");
+  EXPECT_TRUE(pass.required().Has(pass::IRProperty::SSAForm));
+  EXPECT_TRUE(pass.required().Has(pass::IRProperty::IncoreTileOps));
+  EXPECT_TRUE(pass.produced().Has(pass::IRProperty::TileMemoryInferred));
+}
+
+TEST(InferTileMemorySpace, LoadsMatmulOperandsToMatAndMovesThemIntoLeftAndRight) {
+  MatmulCase m;
+  VarPtr ta, tb, c, r;
+  auto body = Seq({Let(ta, "ta", Load(m.a, {64, 64})), Let(tb, "tb", Load(m.b, {64, 64})),
+                   Let(c, "c", Op("tile.matmul", {ta, tb})), Let(r, "r", Op("tile.store", {c, List({0, 0}), m.out})),
+                   Return({r})});
+  auto program = Program::Make(
+      "test",
+      {Kernel({m.a, m.b, m.out}, {ParamDirection::In, ParamDirection::In, ParamDirection::Out}, body, {m.out->type})});
+  EXPECT_EQ(PrintFunction(program->functions[0]),
+            "@pl.function(type=pl.FunctionType.InCore)\n"
+            "def k(self, a: pl.Tensor[[64, 64], pl.FP16], b: pl.Tensor[[64, 64], "
+            "pl.FP16], out: "
+            "pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:\n"
+            "    ta: pl.Tile[[64, 64], pl.FP16] = pl.tile.load(a, [0, 0], [64, 64])\n"
+            "    tb: pl.Tile[[64, 64], pl.FP16] = pl.tile.load(b, [0, 0], [64, 64])\n"
+            "    c: pl.Tile[[64, 64], pl.FP32, pl.Mem.Acc] = pl.tile.matmul(ta, tb)\n"
+            "    r: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(c, [0, 0], out)\n"
+            "    return r\n");
+  auto out = Inferred(program);
+
+  VarPtr ea, eb, ea_left, eb_right, ec, er;
+  auto expected_body =
+      Seq({Let(ea, "ta", Load(m.a, {64, 64}, {{"target_memory", Space(MemorySpace::Mat)}})),
+           Let(eb, "tb", Load(m.b, {64, 64}, {{"target_memory", Space(MemorySpace::Mat)}})),
+           Let(ea_left, "ta_Left", Op("tile.move", {ea}, {{"target_memory", Space(MemorySpace::Left)}})),
+           Let(eb_right, "tb_Right", Op("tile.move", {eb}, {{"target_memory", Space(MemorySpace::Right)}})),
+           Let(ec, "c", Op("tile.matmul", {ea_left, eb_right})),
+           Let(er, "r", Op("tile.store", {ec, List({0, 0}), m.out})), Return({er})});
+  auto expected =
+      Program::Make("test", {Kernel({m.a, m.b, m.out}, {ParamDirection::In, ParamDirection::In, ParamDirection::Out},
+                                    expected_body, {m.out->type})});
+  EXPECT_SAME_IR(out, expected);
+  EXPECT_EQ(PrintFunction(out->functions[0]),
+            "@pl.function(type=pl.FunctionType.InCore)\n"
+            "def k(self, a: pl.Tensor[[64, 64], pl.FP16], b: pl.Tensor[[64, 64], "
+            "pl.FP16], out: "
+            "pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:\n"
+            "    ta: pl.Tile[[64, 64], pl.FP16, pl.Mem.Mat] = pl.tile.load(a, [0, "
+            "0], [64, 64], "
+            "target_memory=pl.Mem.Mat)\n"
+            "    tb: pl.Tile[[64, 64], pl.FP16, pl.Mem.Mat] = pl.tile.load(b, [0, "
+            "0], [64, 64], "
+            "target_memory=pl.Mem.Mat)\n"
+            "    ta_Left: pl.Tile[[64, 64], pl.FP16, pl.Mem.Left] = pl.tile.move(ta, "
+            "target_memory=pl.Mem.Left)\n"
+            "    tb_Right: pl.Tile[[64, 64], pl.FP16, pl.Mem.Right] = "
+            "pl.tile.move(tb, target_memory=pl.Mem.Right)\n"
+            "    c: pl.Tile[[64, 64], pl.FP32, pl.Mem.Acc] = pl.tile.matmul(ta_Left, "
+            "tb_Right)\n"
+            "    r: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(c, [0, 0], out)\n"
+            "    return r\n");
+}
+
+TEST(InferTileMemorySpace, VectorCodeDefaultsToVec) {
+  auto x = TensorParam("x", {32, 64}, DataType::FP32);
+  auto y = TensorParam("y", {32, 64}, DataType::FP32);
+  VarPtr t, s, r;
+  auto body = Seq({Let(t, "t", Load(x, {32, 64})), Let(s, "s", Op("tile.add", {t, t})),
+                   Let(r, "r", Op("tile.store", {s, List({0, 0}), y})), Return({r})});
+  auto program = Program::Make(
+      "test", {Kernel({x, y}, {ParamDirection::In, ParamDirection::Out}, body, {y->type}, FunctionType::AIV)});
+  auto out = Inferred(program);
+  EXPECT_EQ(PrintFunction(out->functions[0]),
+            "@pl.function(type=pl.FunctionType.AIV)\n"
+            "def k(self, x: pl.Tensor[[32, 64], pl.FP32], y: pl.Out[pl.Tensor[[32, "
+            "64], pl.FP32]]) -> "
+            "pl.Tensor[[32, 64], pl.FP32]:\n"
+            "    t: pl.Tile[[32, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], "
+            "[32, 64], "
+            "target_memory=pl.Mem.Vec)\n"
+            "    s: pl.Tile[[32, 64], pl.FP32, pl.Mem.Vec] = pl.tile.add(t, t)\n"
+            "    r: pl.Tensor[[32, 64], pl.FP32] = pl.tile.store(s, [0, 0], y)\n"
+            "    return r\n");
+}
+
+TEST(InferTileMemorySpace, MovesAnOperandOncePerBlock) {
+  MatmulCase m;
+  VarPtr ta, tb, c1, c2, sum, r;
+  auto body = Seq({Let(ta, "ta", Load(m.a, {64, 64})), Let(tb, "tb", Load(m.b, {64, 64})),
+                   Let(c1, "c1", Op("tile.matmul", {ta, tb})), Let(c2, "c2", Op("tile.matmul", {ta, tb})),
+                   Let(sum, "sum", Op("tile.add", {c1, c2})), Let(r, "r", Op("tile.store", {sum, List({0, 0}), m.out})),
+                   Return({r})});
+  auto program = Program::Make(
+      "test",
+      {Kernel({m.a, m.b, m.out}, {ParamDirection::In, ParamDirection::In, ParamDirection::Out}, body, {m.out->type})});
+  auto out = Inferred(program);
+  std::string printed = PrintFunction(out->functions[0]);
+  EXPECT_NE(printed.find("    c1: pl.Tile[[64, 64], pl.FP32, pl.Mem.Acc] = "
+                         "pl.tile.matmul(ta_Left, tb_Right)\n"
+                         "    c2: pl.Tile[[64, 64], pl.FP32, pl.Mem.Acc] = "
+                         "pl.tile.matmul(ta_Left, tb_Right)\n"
+                         "    c1_Vec: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = "
+                         "pl.tile.move(c1, "
+                         "target_memory=pl.Mem.Vec)\n"
+                         "    c2_Vec: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = "
+                         "pl.tile.move(c2, "
+                         "target_memory=pl.Mem.Vec)\n"
+                         "    sum: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = "
+                         "pl.tile.add(c1_Vec, c2_Vec)\n"),
+            std::string::npos)
+      << printed;
+  EXPECT_EQ(Flatten(out->functions[0]->body).size(),
+            11u);  // 7 statements + 2 L0 moves + 2 Acc->Vec moves
+}
+
+TEST(InferTileMemorySpace, AccumulatorLoopCarriesAcc) {
+  MatmulCase m;
+  auto i = IndexVar("i");
+  VarPtr acc0, ta, tb, next, r;
+  auto init = Let(acc0, "acc0", Op("tile.create", {List({64, 64})}, {{"dtype", DataType::FP32}}));
+  auto acc = IterArg::Make("acc", acc0->type, acc0);
+  auto loop_body = Seq({Let(ta, "ta", Load(m.a, {64, 64})), Let(tb, "tb", Load(m.b, {64, 64})),
+                        Let(next, "next", Op("tile.matmul_acc", {acc, ta, tb})), Yield({next})});
+  auto total = Var::Make("total", acc0->type);
+  auto loop = ForStmt::Make(i, Int(0), Int(4), Int(1), {acc}, loop_body, {total});
+  auto body = Seq({init, loop, Let(r, "r", Op("tile.store", {total, List({0, 0}), m.out})), Return({r})});
+  auto program = Program::Make(
+      "test",
+      {Kernel({m.a, m.b, m.out}, {ParamDirection::In, ParamDirection::In, ParamDirection::Out}, body, {m.out->type})});
+  auto out = InferredCarry(program);
+  EXPECT_EQ(PrintFunction(out->functions[0]),
+            "@pl.function(type=pl.FunctionType.InCore)\n"
+            "def k(self, a: pl.Tensor[[64, 64], pl.FP16], b: pl.Tensor[[64, 64], "
+            "pl.FP16], out: "
+            "pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:\n"
+            "    acc0: pl.Tile[[64, 64], pl.FP32, pl.Mem.Acc] = pl.tile.create([64, "
+            "64], dtype=pl.FP32, "
+            "target_memory=pl.Mem.Acc)\n"
+            "    for i, (acc,) in pl.range(0, 4, 1, init_values=(acc0,)):\n"
+            "        ta: pl.Tile[[64, 64], pl.FP16, pl.Mem.Mat] = pl.tile.load(a, "
+            "[0, 0], [64, 64], "
+            "target_memory=pl.Mem.Mat)\n"
+            "        tb: pl.Tile[[64, 64], pl.FP16, pl.Mem.Mat] = pl.tile.load(b, "
+            "[0, 0], [64, 64], "
+            "target_memory=pl.Mem.Mat)\n"
+            "        ta_Left: pl.Tile[[64, 64], pl.FP16, pl.Mem.Left] = "
+            "pl.tile.move(ta, target_memory=pl.Mem.Left)\n"
+            "        tb_Right: pl.Tile[[64, 64], pl.FP16, pl.Mem.Right] = "
+            "pl.tile.move(tb, "
+            "target_memory=pl.Mem.Right)\n"
+            "        next: pl.Tile[[64, 64], pl.FP32, pl.Mem.Acc] = "
+            "pl.tile.matmul_acc(acc, ta_Left, tb_Right)\n"
+            "        total: pl.Tile[[64, 64], pl.FP32, pl.Mem.Acc] = "
+            "pl.yield_(next)\n"
+            "    r: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(total, [0, 0], "
+            "out)\n"
+            "    return r\n");
+}
+
+TEST(InferTileMemorySpace, MovesAYieldedValueIntoTheCarriedSpace) {
+  MatmulCase m;
+  auto i = IndexVar("i");
+  VarPtr ta, tb, init, prod, next, r;
+  auto pre = Seq({Let(ta, "ta", Load(m.a, {64, 64})), Let(tb, "tb", Load(m.b, {64, 64})),
+                  Let(init, "init", Load(m.out, {64, 64}))});
+  auto acc = IterArg::Make("acc", init->type, init);
+  auto loop_body = Seq(
+      {Let(prod, "prod", Op("tile.matmul", {ta, tb})), Let(next, "next", Op("tile.add", {acc, acc})), Yield({prod})});
+  auto total = Var::Make("total", init->type);
+  auto loop = ForStmt::Make(i, Int(0), Int(2), Int(1), {acc}, loop_body, {total});
+  auto body = Seq({pre, loop, Let(r, "r", Op("tile.store", {total, List({0, 0}), m.out})), Return({r})});
+  // The carried value is read by a vector op (Vec) but produced by matmul
+  // (Acc).
+  auto program =
+      Program::Make("test", {Kernel({m.a, m.b, m.out}, {ParamDirection::In, ParamDirection::In, ParamDirection::InOut},
+                                    body, {m.out->type})});
+  auto out = InferredCarry(program);
+  std::string printed = PrintFunction(out->functions[0]);
+  EXPECT_NE(printed.find("    init: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = "
+                         "pl.tile.load(out, [0, 0], [64, 64], "
+                         "target_memory=pl.Mem.Vec)\n"),
+            std::string::npos)
+      << printed;
+  EXPECT_NE(printed.find("        prod: pl.Tile[[64, 64], pl.FP32, pl.Mem.Acc] "
+                         "= pl.tile.matmul(ta_Left, tb_Right)\n"
+                         "        next: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] "
+                         "= pl.tile.add(acc, acc)\n"
+                         "        prod_Vec: pl.Tile[[64, 64], pl.FP32, "
+                         "pl.Mem.Vec] = pl.tile.move(prod, "
+                         "target_memory=pl.Mem.Vec)\n"
+                         "        total: pl.Tile[[64, 64], pl.FP32, "
+                         "pl.Mem.Vec] = pl.yield_(prod_Vec)\n"),
+            std::string::npos)
+      << printed;
+}
+
+// An if-phi takes the space of the then-branch's value; the else branch's
+// value is moved into it before its yield.
+TEST(InferTileMemorySpace, MovesAnElseValueIntoTheSpaceOfTheIfResult) {
+  MatmulCase m;
+  auto flag = ScalarVar("flag", DataType::BOOL);
+  VarPtr ta, tb, base, prod, picked_then, r;
+  auto pre = Seq({Let(ta, "ta", Load(m.a, {64, 64})), Let(tb, "tb", Load(m.b, {64, 64})),
+                  Let(base, "base", Load(m.out, {64, 64}))});
+  auto then_body = Seq({Let(picked_then, "twice", Op("tile.add", {base, base})), Yield({picked_then})});
+  auto else_body = Seq({Let(prod, "prod", Op("tile.matmul", {ta, tb})), Yield({prod})});
+  auto picked = Var::Make("picked", TileType::Make({64, 64}, DataType::FP32, MemorySpace::Vec));
+  auto branch = IfStmt::Make(flag, then_body, else_body, {picked});
+  auto body = Seq({pre, branch, Let(r, "r", Op("tile.store", {picked, List({0, 0}), m.out})), Return({r})});
+  auto program =
+      Program::Make("test", {Kernel({m.a, m.b, m.out, flag},
+                                    {ParamDirection::In, ParamDirection::In, ParamDirection::InOut, ParamDirection::In},
+                                    body, {m.out->type})});
+  std::string printed = PrintFunction(InferredCarry(program)->functions[0]);
+  EXPECT_NE(printed.find("    if flag:\n"
+                         "        twice: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.tile.add(base, base)\n"
+                         "        picked: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.yield_(twice)\n"
+                         "    else:\n"
+                         "        ta_Left: pl.Tile[[64, 64], pl.FP16, pl.Mem.Left] = pl.tile.move(ta, "
+                         "target_memory=pl.Mem.Left)\n"
+                         "        tb_Right: pl.Tile[[64, 64], pl.FP16, pl.Mem.Right] = pl.tile.move(tb, "
+                         "target_memory=pl.Mem.Right)\n"
+                         "        prod: pl.Tile[[64, 64], pl.FP32, pl.Mem.Acc] = pl.tile.matmul(ta_Left, tb_Right)\n"
+                         "        prod_Vec: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.tile.move(prod, "
+                         "target_memory=pl.Mem.Vec)\n"
+                         "        picked: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.yield_(prod_Vec)\n"),
+            std::string::npos)
+      << printed;
+}
+
+TEST(InferTileMemorySpace, KeepsAnExplicitTargetMemoryAndMovesFromIt) {
+  MatmulCase m;
+  VarPtr ta, tb, c, r;
+  auto body = Seq({Let(ta, "ta", Load(m.a, {64, 64}, {{"target_memory", Space(MemorySpace::Vec)}})),
+                   Let(tb, "tb", Load(m.b, {64, 64})), Let(c, "c", Op("tile.matmul", {ta, tb})),
+                   Let(r, "r", Op("tile.store", {c, List({0, 0}), m.out})), Return({r})});
+  auto program = Program::Make(
+      "test",
+      {Kernel({m.a, m.b, m.out}, {ParamDirection::In, ParamDirection::In, ParamDirection::Out}, body, {m.out->type})});
+  std::string printed = PrintFunction(Inferred(program)->functions[0]);
+  EXPECT_NE(printed.find("    ta: pl.Tile[[64, 64], pl.FP16, pl.Mem.Vec] = "
+                         "pl.tile.load(a, [0, 0], [64, 64], "
+                         "target_memory=pl.Mem.Vec)\n"),
+            std::string::npos)
+      << printed;
+  EXPECT_NE(printed.find("ta_Left: pl.Tile[[64, 64], pl.FP16, pl.Mem.Left] = pl.tile.move(ta, "
+                         "target_memory=pl.Mem.Left)\n"),
+            std::string::npos)
+      << printed;
+}
+
+TEST(InferTileMemorySpace, LeavesOrchestrationFunctionsAloneAndIsIdempotent) {
+  auto x = TensorParam("x", {32, 64}, DataType::FP32);
+  auto y = TensorParam("y", {32, 64}, DataType::FP32);
+  VarPtr t, r;
+  auto body = Seq({Let(t, "t", Load(x, {32, 64})), Let(r, "r", Op("tile.store", {t, List({0, 0}), y})), Return({r})});
+  auto kernel = Kernel({x, y}, {ParamDirection::In, ParamDirection::Out}, body, {y->type});
+  auto a = TensorParam("a", {32, 64}, DataType::FP32);
+  auto orch = Function::Make("main", FunctionType::Orchestration, {a}, {ParamDirection::In}, {}, Seq({Return({})}));
+  auto program = Program::Make("test", {kernel, orch});
+  auto once = Inferred(program);
+  EXPECT_EQ(once->functions[1], orch);
+  EXPECT_SAME_IR(Inferred(once), once);
+}
+
+TEST(InferTileMemorySpace, RejectsATileParameterWithoutASpace) {
+  auto t = Var::Make("t", TileType::Make({16, 16}, DataType::FP32), Span("kernel.py", 4, 11));
+  auto y = TensorParam("y", {16, 16}, DataType::FP32);
+  VarPtr r;
+  auto body = Seq({Let(r, "r", Op("tile.store", {t, List({0, 0}), y})), Return({r})});
+  auto program = Program::Make("test", {Kernel({t, y}, {ParamDirection::In, ParamDirection::Out}, body, {y->type})});
+  Error e = InferError(program);
+  EXPECT_EQ(e.kind(), ErrorKind::kValue);
+  EXPECT_EQ(e.span(), Span("kernel.py", 4, 11));
+  EXPECT_EQ(e.message(),
+            "InferTileMemorySpace: parameter 't' of function 'k' "
+            "is a tile without a memory space; a caller's tile "
+            "arrives in a fixed space, so declare it in the "
+            "parameter's type (for example pl.Tile[[64, 64], "
+            "pl.FP32, pl.Mem.Vec])");
+}
+
+TEST(InferTileMemorySpace, RejectsANestedOperandThatNeedsAMove) {
+  MatmulCase m;
+  auto ta = Var::Make("ta", TileType::Make({64, 64}, DataType::FP16, MemorySpace::Mat));
+  auto tb = Var::Make("tb", TileType::Make({64, 64}, DataType::FP16, MemorySpace::Right));
+  auto nested = Op("tile.move", {ta}, {{"target_memory", Space(MemorySpace::Mat)}});
+  VarPtr c;
+  auto body = Seq({Let(c, "c", Op("tile.matmul", {nested, tb})), Return({})});
+  auto program = Program::Make("test", {Kernel({ta, tb}, {ParamDirection::In, ParamDirection::In}, body, {})});
+  Error e = InferError(program);
+  EXPECT_EQ(e.message(),
+            "InferTileMemorySpace: in function 'k', argument 'lhs' of "
+            "tile.matmul is a nested expression in the "
+            "wrong memory space, and a tile.move can only be placed before a "
+            "variable; run FlattenCallExpr first so "
+            "that every operand is a variable");
+}
+
+}  // namespace
+}  // namespace pypto::test

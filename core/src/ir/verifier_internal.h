@@ -75,6 +75,10 @@ class TypeMatcher {
 };
 
 bool SameType(const TypePtr& a, const TypePtr& b);
+// Whether a value of type `actual` may flow into a loop-carried or phi
+// variable of type `carried`. What the carried type leaves unset (a tile's
+// memory space, layouts, valid shape before InferTileMemorySpace) is open.
+bool CarriedTypeAccepts(const TypePtr& carried, const TypePtr& actual);
 
 // The Vars that occur in the dimensions of `type` (shapes, views, array sizes).
 std::set<const Var*> DimVarsOf(const TypePtr& type);

@@ -245,14 +245,14 @@ class SSAChecker : public StmtTrackingVisitor {
     for (size_t i = 0; i < iter_args.size(); ++i) {
       const IterArgPtr& arg = iter_args[i];
       if (!arg) continue;
-      if (arg->init_value && !SameType(arg->type, arg->init_value->type)) {
+      if (arg->init_value && !CarriedTypeAccepts(arg->type, arg->init_value->type)) {
         reporter_.Error(kSSA, "ITER_ARG_TYPE_MISMATCH", loop, loop.span,
                         "iter_arg '" + arg->name_hint + "' has type " + TypeToString(arg->type) +
                             " but its initial value has type " + TypeToString(arg->init_value->type) +
                             "; start it from a value of its own type");
       }
       const VarPtr rv = i < return_vars.size() ? return_vars[i] : nullptr;
-      if (rv && !SameType(arg->type, rv->type)) {
+      if (rv && !CarriedTypeAccepts(arg->type, rv->type)) {
         reporter_.Error(kSSA, "ITER_ARG_TYPE_MISMATCH", loop, loop.span,
                         "return var '" + rv->name_hint + "' has type " + TypeToString(rv->type) +
                             " but its iter_arg '" + arg->name_hint + "' has type " + TypeToString(arg->type) +
@@ -305,7 +305,7 @@ class SSAChecker : public StmtTrackingVisitor {
     }
     for (size_t i = 0; i < targets.size(); ++i) {
       const ExprPtr& value = yield->values[i];
-      if (!value || !targets[i] || SameType(targets[i]->type, value->type)) continue;
+      if (!value || !targets[i] || CarriedTypeAccepts(targets[i]->type, value->type)) continue;
       reporter_.Error(kSSA, "YIELD_TYPE_MISMATCH", *yield, yield->span,
                       "yield value " + std::to_string(i) + " has type " + TypeToString(value->type) + " but " +
                           target_kind + " '" + targets[i]->name_hint + "' has type " +

@@ -108,6 +108,10 @@ bool TypeMatcher::MatchTile(const TileType& expected, const TileType& actual) {
 
 bool SameType(const TypePtr& a, const TypePtr& b) { return TypeMatcher().Match(a, b); }
 
+bool CarriedTypeAccepts(const TypePtr& carried, const TypePtr& actual) {
+  return TypeMatcher::Refinable().Match(carried, actual);
+}
+
 namespace {
 
 class DimVarCollector : public IRVisitor {

@@ -36,13 +36,6 @@ ProgramPtr Inferred(const ProgramPtr& program) {
   return InferredFromAnyInput(program);
 }
 
-// Before inference a loop that carries a matmul result yields an Acc tile into
-// an iter_arg whose space is still open; the verifier's yield rule compares
-// spaces strictly and rejects that input, so these cases check only the output.
-ProgramPtr InferredCarry(const ProgramPtr& program) {
-  EXPECT_NE(AllVerifierErrors(program).find("YIELD_TYPE_MISMATCH"), std::string::npos);
-  return InferredFromAnyInput(program);
-}
 
 Error InferError(const ProgramPtr& program) {
   InferTileMemorySpacePass pass;
@@ -217,7 +210,7 @@ TEST(InferTileMemorySpace, AccumulatorLoopCarriesAcc) {
   auto program = Program::Make(
       "test",
       {Kernel({m.a, m.b, m.out}, {ParamDirection::In, ParamDirection::In, ParamDirection::Out}, body, {m.out->type})});
-  auto out = InferredCarry(program);
+  auto out = Inferred(program);
   EXPECT_EQ(PrintFunction(out->functions[0]),
             "@pl.function(type=pl.FunctionType.InCore)\n"
             "def k(self, a: pl.Tensor[[64, 64], pl.FP16], b: pl.Tensor[[64, 64], "
@@ -264,7 +257,7 @@ TEST(InferTileMemorySpace, MovesAYieldedValueIntoTheCarriedSpace) {
   auto program =
       Program::Make("test", {Kernel({m.a, m.b, m.out}, {ParamDirection::In, ParamDirection::In, ParamDirection::InOut},
                                     body, {m.out->type})});
-  auto out = InferredCarry(program);
+  auto out = Inferred(program);
   std::string printed = PrintFunction(out->functions[0]);
   EXPECT_NE(printed.find("    init: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = "
                          "pl.tile.load(out, [0, 0], [64, 64], "
@@ -301,7 +294,9 @@ TEST(InferTileMemorySpace, MovesAnElseValueIntoTheSpaceOfTheIfResult) {
       Program::Make("test", {Kernel({m.a, m.b, m.out, flag},
                                     {ParamDirection::In, ParamDirection::In, ParamDirection::InOut, ParamDirection::In},
                                     body, {m.out->type})});
-  std::string printed = PrintFunction(InferredCarry(program)->functions[0]);
+  // The input's phi already demands Vec while one arm yields an Acc result:
+  // the verifier rejects it until the pass inserts the move, so only the output is verified.
+  std::string printed = PrintFunction(InferredFromAnyInput(program)->functions[0]);
   EXPECT_NE(printed.find("    if flag:\n"
                          "        twice: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.tile.add(base, base)\n"
                          "        picked: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.yield_(twice)\n"

@@ -205,6 +205,37 @@ TEST(SSAVerify, YieldOfTheWrongType) {
                    "the iter_arg's type");
 }
 
+// Before InferTileMemorySpace a carried tile may have no space yet; a value
+// whose space is already known (a matmul result in Acc) may flow into it.
+TEST(SSAVerify, CarriedTileWithOpenSpaceAcceptsAnySpace) {
+  auto open = TileType::Make({16, 16}, DataType::FP32);
+  auto acc_tile = TileType::Make({16, 16}, DataType::FP32, MemorySpace::Acc);
+  auto init = V("init", acc_tile);
+  auto i = V("i", IndexT());
+  auto carry = IterArg::Make("carry", open, init);
+  auto result = V("result", open);
+  auto loop = ForStmt::Make(i, Int(0), Int(4), Int(1), {carry}, YieldStmt::Make({init}, At(4)), {result},
+                            ForKind::Sequential, {}, At(3));
+  auto f = MakeFn("f", {init}, {}, loop);
+  EXPECT_TRUE(VerifyFunction(f).empty()) << Dump(VerifyFunction(f));
+}
+
+TEST(SSAVerify, CarriedTileInVecRejectsAnAccValue) {
+  auto vec_tile = TileType::Make({16, 16}, DataType::FP32, MemorySpace::Vec);
+  auto acc_tile = TileType::Make({16, 16}, DataType::FP32, MemorySpace::Acc);
+  auto init = V("init", vec_tile);
+  auto other = V("other", acc_tile);
+  auto i = V("i", IndexT());
+  auto carry = IterArg::Make("carry", vec_tile, init);
+  auto result = V("result", vec_tile);
+  auto loop = ForStmt::Make(i, Int(0), Int(4), Int(1), {carry}, YieldStmt::Make({other}, At(4)), {result},
+                            ForKind::Sequential, {}, At(3));
+  auto f = MakeFn("f", {init, other}, {}, loop);
+  auto ds = VerifyFunction(f);
+  ASSERT_EQ(ds.size(), 1u) << Dump(ds);
+  EXPECT_EQ(ds[0].code, "YIELD_TYPE_MISMATCH");
+}
+
 TEST(SSAVerify, MoreReturnVarsThanIterArgs) {
   SumLoop s;
   auto extra = V("extra", IndexT());

@@ -201,6 +201,61 @@ TEST(InitMemRef, CountsBuffersPerSpace) {
                         "base_acc_0: pl.Ptr[pl.Mem.Acc] = pl.tile.alloc(1024, memory_space=pl.Mem.Acc)\n"}));
 }
 
+// Only one branch runs: the phi and the values both branches yield share a buffer.
+TEST(InitMemRef, BranchResultsShareWithWhatTheBranchesYield) {
+  auto flag = ScalarVar("flag", DataType::BOOL);
+  auto x = TensorParam("x", {16, 64});
+  auto out = TensorParam("out", {16, 64});
+  std::vector<StmtPtr> body;
+  auto a = Def(body, "a", Load(x, {16, 64}));
+  std::vector<StmtPtr> then_body;
+  auto e = Def(then_body, "e", Op("tile.exp", {a}));
+  then_body.push_back(Yield({e}));
+  std::vector<StmtPtr> else_body;
+  auto n = Def(else_body, "n", Op("tile.neg", {a}));
+  else_body.push_back(Yield({n}));
+  auto phi = Var::Make("phi", a->type);
+  body.push_back(IfStmt::Make(flag, Seq(std::move(then_body)), Seq(std::move(else_body)), {phi}));
+  auto r = Def(body, "r", Store(phi, out));
+  body.push_back(Return({r}));
+  auto program = ProgramWith({Kernel("kernel", {flag, x, out}, std::move(body), {out->type})});
+  auto result = RunPass<InitMemRefPass>(program);
+  auto stmts = Flatten(result->functions[0]->body);
+  auto branch = As<IfStmt>(stmts[3]);
+  ASSERT_TRUE(branch);
+  MemRefPtr shared = MemRefOf(branch->return_vars[0]);
+  EXPECT_EQ(shared->name_hint, "mem_vec_1");
+  EXPECT_EQ(MemRefOf(As<AssignStmt>(Flatten(branch->then_body)[0])->var), shared);
+  EXPECT_EQ(MemRefOf(As<AssignStmt>(Flatten(branch->else_body)[0])->var), shared);
+  EXPECT_EQ(MemRefOf(As<AssignStmt>(stmts[2])->var)->name_hint, "mem_vec_0");
+}
+
+TEST(InitMemRef, WhileLoopCarriesShareOneBuffer) {
+  auto flag = ScalarVar("flag", DataType::BOOL);
+  auto x = TensorParam("x", {16, 64});
+  auto out = TensorParam("out", {16, 64});
+  std::vector<StmtPtr> body;
+  auto init = Def(body, "init", Load(x, {16, 64}));
+  auto acc = IterArg::Make("acc", init->type, init);
+  std::vector<StmtPtr> loop_body;
+  auto next = Def(loop_body, "next", Op("tile.exp", {acc}));
+  loop_body.push_back(Yield({next}));
+  auto total = Var::Make("total", init->type);
+  body.push_back(WhileStmt::Make(flag, {acc}, Seq(std::move(loop_body)), {total}));
+  auto r = Def(body, "r", Store(total, out));
+  body.push_back(Return({r}));
+  auto program = ProgramWith({Kernel("kernel", {flag, x, out}, std::move(body), {out->type})});
+  auto result = RunPass<InitMemRefPass>(program);
+  auto stmts = Flatten(result->functions[0]->body);
+  ASSERT_EQ(stmts.size(), 5u);  // one alloc for the whole carry
+  auto loop = As<WhileStmt>(stmts[2]);
+  ASSERT_TRUE(loop);
+  MemRefPtr carried = MemRefOf(As<AssignStmt>(stmts[1])->var);
+  EXPECT_EQ(MemRefOf(loop->iter_args[0]), carried);
+  EXPECT_EQ(MemRefOf(As<AssignStmt>(Flatten(loop->body)[0])->var), carried);
+  EXPECT_EQ(MemRefOf(loop->return_vars[0]), carried);
+}
+
 TEST(InitMemRef, LeavesOtherFunctionsAlone) {
   auto x = TensorParam("x", {16, 64});
   auto orchestration = Function::Make("main", FunctionType::Orchestration, {x}, {ParamDirection::In}, {},

@@ -191,6 +191,34 @@ TEST(MemoryReuse, SmallerBuffersOfOtherShapesShareALargerOne) {
   EXPECT_EQ(AllocCount(result), 1u);
 }
 
+// Tiles of the two branches never run together, so they may share; a tile
+// read in one branch is dead in the other.
+TEST(MemoryReuse, BranchesShareWithEachOther) {
+  auto flag = ScalarVar("flag", DataType::BOOL);
+  auto x = TensorParam("x", {16, 64});
+  auto out = TensorParam("out", {16, 64});
+  std::vector<StmtPtr> body;
+  auto a = Def(body, "a", Load(x, {16, 64}));
+  std::vector<StmtPtr> then_body;
+  auto t1 = Def(then_body, "t1", Op("tile.recip", {a}));
+  Def(then_body, "s1", Store(t1, out));
+  std::vector<StmtPtr> else_body;
+  auto t2 = Def(else_body, "t2", Op("tile.recip", {a}));
+  Def(else_body, "s2", Store(t2, out));
+  body.push_back(IfStmt::Make(flag, Seq(std::move(then_body)), Seq(std::move(else_body))));
+  body.push_back(Return({out}));
+  auto program = ProgramWith({Kernel("kernel", {flag, x, out}, std::move(body), {out->type})});
+  auto result = Reused(program);
+  auto stmts = Flatten(result->functions[0]->body);
+  auto branch = As<IfStmt>(stmts[3]);
+  ASSERT_TRUE(branch);
+  EXPECT_EQ(MemRefOf(As<AssignStmt>(stmts[2])->var)->name_hint, "mem_vec_0");
+  EXPECT_EQ(MemRefOf(As<AssignStmt>(Flatten(branch->then_body)[0])->var)->name_hint, "mem_vec_1");
+  // t2 may not overwrite a (recip is not in-place safe) but takes t1's buffer.
+  EXPECT_EQ(MemRefOf(As<AssignStmt>(Flatten(branch->else_body)[0])->var)->name_hint, "mem_vec_1");
+  EXPECT_EQ(AllocCount(result), 2u);
+}
+
 TEST(MemoryReuse, SpacesNeverShare) {
   auto a = TensorParam("a", {16, 16}, DataType::FP16);
   auto out = TensorParam("out", {16, 16}, DataType::FP16);

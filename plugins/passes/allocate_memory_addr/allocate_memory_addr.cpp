@@ -73,7 +73,7 @@ std::string LargestBuffers(const std::vector<const Buffer*>& largest_first) {
     for (size_t t = 0; t < buffer.tiles.size(); ++t) text += (t ? ", " : "") + TileText(buffer.tiles[t]);
   }
   if (largest_first.size() > kShown) {
-    text += "\n  and " + std::to_string(largest_first.size() - kShown) + " smaller buffers";
+    text += "\n  and " + std::to_string(largest_first.size() - kShown) + " more no larger than these";
   }
   return text;
 }

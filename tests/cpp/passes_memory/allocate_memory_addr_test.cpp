@@ -149,5 +149,32 @@ TEST(AllocateMemoryAddr, ExhaustionListsEveryTileOfASharedBuffer) {
             "bytes are live at once");
 }
 
+// The error points at the largest buffer's first tile, whatever the name order.
+TEST(AllocateMemoryAddr, ExhaustionPointsAtTheLargestBufferAndCountsTheRest) {
+  auto x = TensorParam("x", {128, 512});
+  auto out = TensorParam("out", {128, 512});
+  std::vector<StmtPtr> body;
+  std::vector<VarPtr> tiles;
+  for (int k = 0; k < 4; ++k) {
+    tiles.push_back(Def(body, "t" + std::to_string(k), Load(x, {8, 64}), Span("k.py", 10 + k, 5)));
+  }
+  auto big = Def(body, "big", Load(x, {128, 512}), Span("k.py", 20, 5));
+  for (const auto& tile : tiles) Def(body, tile->name_hint + "_out", Store(tile, out));
+  auto r = Def(body, "r", Store(big, out));
+  body.push_back(Return({r}));
+  auto program = ProgramWith({Kernel("kernel", {x, out}, std::move(body), {out->type})});
+  Error error = PassError<AllocateMemoryAddrPass>(RunPass<InitMemRefPass>(program));
+  EXPECT_EQ(error.message(),
+            "AllocateMemoryAddr: function 'kernel' needs 270336 bytes of Vec but platform 'a2a3sim' has 188416; the "
+            "largest live tiles in Vec:\n"
+            "  262144 bytes: 'big' Tile[[128, 512], FP32, Vec] at k.py:20:5\n"
+            "  2048 bytes: 't0' Tile[[8, 64], FP32, Vec] at k.py:10:5\n"
+            "  2048 bytes: 't1' Tile[[8, 64], FP32, Vec] at k.py:11:5\n"
+            "  and 2 more no larger than these\n"
+            "use smaller tiles, or a loop over blocks of the data (pl.range with tile-sized slices) so that fewer "
+            "bytes are live at once");
+  EXPECT_EQ(error.span().begin_line, 20);
+}
+
 }  // namespace
 }  // namespace pypto::test

@@ -17,8 +17,8 @@ namespace {
 
 constexpr const char* kSimSuffix = "sim";
 const std::vector<std::string> kPlatformFields = {"description", "memory", "cores", "dtypes", "casts",
-                                                  "efficient_transfer_bytes", "acc_m_alignment", "moves",
-                                                  "throughput"};
+                                                  "efficient_transfer_bytes", "acc_m_alignment",
+                                                  "acc_m_alignment_by_dtype", "moves", "throughput"};
 const std::vector<std::string> kRequiredFields = {"description", "memory", "cores", "dtypes", "casts",
                                                   "efficient_transfer_bytes", "acc_m_alignment", "moves"};
 const std::vector<std::string> kSpaceFields = {"capacity", "alignment"};
@@ -60,6 +60,12 @@ class PlatformReader {
     }
     platform.efficient_transfer_bytes = Positive(root["efficient_transfer_bytes"], "efficient_transfer_bytes");
     platform.acc_m_alignment = Positive(root["acc_m_alignment"], "acc_m_alignment");
+    if (root["acc_m_alignment_by_dtype"]) {
+      for (const auto& entry : Map(root["acc_m_alignment_by_dtype"], "acc_m_alignment_by_dtype")) {
+        platform.acc_m_alignment_by_dtype.emplace_back(
+            DType(entry.first), Positive(entry.second, "acc_m_alignment_by_dtype." + entry.first.Scalar()));
+      }
+    }
     if (root["throughput"]) ReadThroughput(root["throughput"], platform);
     return platform;
   }
@@ -201,6 +207,13 @@ bool Platform::SupportsCast(ir::DataType from, ir::DataType to) const {
 
 bool Platform::SupportsMove(ir::MemorySpace from, ir::MemorySpace to) const {
   return std::find(moves.begin(), moves.end(), std::make_pair(from, to)) != moves.end();
+}
+
+int64_t Platform::AccMAlignment(ir::DataType acc_dtype) const {
+  for (const auto& [dtype, alignment] : acc_m_alignment_by_dtype) {
+    if (dtype == acc_dtype) return alignment;
+  }
+  return acc_m_alignment;
 }
 
 std::optional<double> Platform::Throughput(const std::string& pipe, const std::string& figure) const {

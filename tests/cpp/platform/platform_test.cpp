@@ -62,9 +62,12 @@ TEST(Platform, CoresTransferAndAccAlignment) {
   EXPECT_EQ(a2a3.cores_per_cluster(), 3);
   EXPECT_EQ(a2a3.efficient_transfer_bytes, 512);
   EXPECT_EQ(a2a3.acc_m_alignment, 16);
+  EXPECT_EQ(a2a3.AccMAlignment(DataType::FP32), 16);
+  EXPECT_EQ(a2a3.AccMAlignment(DataType::INT32), 32);
   const Platform& a5 = Platform::Get("a5");
   EXPECT_EQ(a5.clusters, 36);
   EXPECT_EQ(a5.efficient_transfer_bytes, 128);
+  EXPECT_EQ(a5.AccMAlignment(DataType::INT32), 16);
 }
 
 TEST(Platform, SimulatorReadsTheSameFile) {
@@ -222,7 +225,7 @@ TEST_F(PlatformFile, MalformedFilesNameTheLine) {
   EXPECT_EQ(LoadError("- a\n- b\n"), "1: a platform file is a mapping of fields, not a list");
   EXPECT_EQ(LoadError(text + "colour: red\n"),
             "11: unknown platform field 'colour'; the fields are description, memory, cores, dtypes, casts, "
-            "efficient_transfer_bytes, acc_m_alignment, moves, throughput");
+            "efficient_transfer_bytes, acc_m_alignment, acc_m_alignment_by_dtype, moves, throughput");
   EXPECT_EQ(LoadError("description: x\n"), "1: the platform file has no 'memory:'; add it");
   std::string bad_capacity = text;
   bad_capacity.replace(bad_capacity.find("4096"), 4, "-1");
@@ -246,6 +249,8 @@ TEST_F(PlatformFile, MalformedFilesNameTheLine) {
   std::string bad_cores = text;
   bad_cores.replace(bad_cores.find("clusters: 2, "), 13, "");
   EXPECT_EQ(LoadError(bad_cores), "5: 'cores' has no 'clusters:'; add it");
+  EXPECT_EQ(LoadError(text + "acc_m_alignment_by_dtype: {INT32: 0}\n"),
+            "11: 'acc_m_alignment_by_dtype.INT32' must be a positive integer, not the scalar '0'");
   EXPECT_EQ(LoadError(text + "throughput: {V: {bytes_per_cycle: fast}}\n"),
             "11: 'throughput.V.bytes_per_cycle' must be a number, not the scalar 'fast'");
 }

@@ -38,8 +38,10 @@ struct Platform {
   // Innermost bytes a load/store should move per row to use the transfer
   // engines well (512 on a2a3, 128 on a5).
   int64_t efficient_transfer_bytes = 512;
-  // Row alignment of matmul results in Acc.
+  // Row alignment of matmul results in Acc, and the accumulator dtypes that
+  // need another one (INT32 on a2a3: 32).
   int64_t acc_m_alignment = 16;
+  std::vector<std::pair<ir::DataType, int64_t>> acc_m_alignment_by_dtype;
   // Memory moves the hardware performs directly (from, to).
   std::vector<std::pair<ir::MemorySpace, ir::MemorySpace>> moves;
   // Approximate performance figures for cost estimates, as the file gives
@@ -56,6 +58,8 @@ struct Platform {
   bool SupportsMove(ir::MemorySpace from, ir::MemorySpace to) const;
   // One throughput figure, or nullopt when the file does not give it.
   std::optional<double> Throughput(const std::string& pipe, const std::string& figure) const;
+  // The Acc row alignment for results of `acc_dtype`.
+  int64_t AccMAlignment(ir::DataType acc_dtype) const;
   int cores_per_cluster() const { return aic_per_cluster + aiv_per_cluster; }
 
   // The platform called `name` (a2a3, a2a3sim, a5, a5sim, or any

@@ -1,0 +1,176 @@
+#include "allocate_memory_addr.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "pypto/backend/platform.h"
+#include "pypto/ir/mutator.h"
+#include "pypto/ir/visitor.h"
+#include "pypto/pass/context.h"
+#include "pypto/support/error.h"
+
+namespace pypto::passes {
+
+using ir::As;
+using ir::ExprPtr;
+using ir::FunctionPtr;
+using ir::MemorySpace;
+using ir::MemRefPtr;
+using ir::VarPtr;
+
+namespace {
+
+bool IsKernel(ir::FunctionType type) {
+  return type == ir::FunctionType::InCore || type == ir::FunctionType::AIC || type == ir::FunctionType::AIV;
+}
+
+MemRefPtr MemRefOf(const VarPtr& var) {
+  auto tile = var ? As<ir::TileType>(var->type) : nullptr;
+  return tile ? tile->memref : nullptr;
+}
+
+// One buffer and the tiles placed in it, in definition order.
+struct Buffer {
+  MemRefPtr memref;
+  std::vector<VarPtr> tiles;
+};
+
+class BufferCollector : public ir::IRVisitor {
+ public:
+  std::vector<Buffer> buffers;
+
+  void VisitVarDef(const VarPtr& var) override {
+    if (MemRefPtr memref = MemRefOf(var)) {
+      auto [it, inserted] = index_.emplace(memref.get(), buffers.size());
+      if (inserted) buffers.push_back(Buffer{memref, {}});
+      buffers[it->second].tiles.push_back(var);
+    }
+    IRVisitor::VisitVarDef(var);
+  }
+
+ private:
+  std::unordered_map<const ir::MemRef*, size_t> index_;
+};
+
+int64_t AlignUp(int64_t value, int64_t alignment) { return (value + alignment - 1) / alignment * alignment; }
+
+std::string TileText(const VarPtr& tile) {
+  return "'" + tile->name_hint + "' " + ir::TypeToString(tile->type) +
+         (tile->span.known() ? " at " + tile->span.ToString() : std::string(" (no source line)"));
+}
+
+// The buffers of a space that does not fit, the largest first, with their tiles.
+std::string LargestBuffers(const std::vector<const Buffer*>& largest_first) {
+  constexpr size_t kShown = 3;
+  std::string text;
+  for (size_t i = 0; i < largest_first.size() && i < kShown; ++i) {
+    const Buffer& buffer = *largest_first[i];
+    text += "\n  " + std::to_string(buffer.memref->size) + " bytes: ";
+    for (size_t t = 0; t < buffer.tiles.size(); ++t) text += (t ? ", " : "") + TileText(buffer.tiles[t]);
+  }
+  if (largest_first.size() > kShown) {
+    text += "\n  and " + std::to_string(largest_first.size() - kShown) + " more no larger than these";
+  }
+  return text;
+}
+
+[[noreturn]] void ThrowExhausted(const std::string& function, MemorySpace space, int64_t needed,
+                                 const backend::Platform& platform, std::vector<const Buffer*> buffers) {
+  std::stable_sort(buffers.begin(), buffers.end(),
+                   [](const Buffer* a, const Buffer* b) { return a->memref->size > b->memref->size; });
+  throw Error(ErrorKind::kValue,
+              "AllocateMemoryAddr: function '" + function + "' needs " + std::to_string(needed) + " bytes of " +
+                  ir::ToString(space) + " but platform '" + platform.name + "' has " +
+                  std::to_string(platform.Capacity(space)) + "; the largest live tiles in " + ir::ToString(space) +
+                  ":" + LargestBuffers(buffers) +
+                  "\nuse smaller tiles, or a loop over blocks of the data (pl.range with tile-sized slices) so "
+                  "that fewer bytes are live at once",
+              buffers.front()->tiles.front()->span);
+}
+
+// Addresses from 0 per space, in the order of the buffers' names.
+std::unordered_map<const ir::MemRef*, int64_t> AssignAddresses(const std::vector<Buffer>& buffers,
+                                                               const std::string& function,
+                                                               const backend::Platform& platform) {
+  std::map<MemorySpace, std::vector<const Buffer*>> by_space;
+  for (const auto& buffer : buffers) by_space[buffer.memref->memory_space].push_back(&buffer);
+  std::unordered_map<const ir::MemRef*, int64_t> addresses;
+  for (auto& [space, space_buffers] : by_space) {
+    if (space == MemorySpace::DDR) continue;
+    std::stable_sort(space_buffers.begin(), space_buffers.end(), [](const Buffer* a, const Buffer* b) {
+      return a->memref->name_hint < b->memref->name_hint;
+    });
+    const int64_t alignment = platform.Alignment(space);
+    int64_t next = 0;
+    for (const Buffer* buffer : space_buffers) {
+      addresses[buffer->memref.get()] = next;
+      next = AlignUp(next + buffer->memref->size, alignment);
+    }
+    int64_t high_water = space_buffers.empty() ? 0 : addresses.at(space_buffers.back()->memref.get()) +
+                                                         space_buffers.back()->memref->size;
+    if (high_water > platform.Capacity(space)) ThrowExhausted(function, space, high_water, platform, space_buffers);
+  }
+  return addresses;
+}
+
+// Rebuilds every tile whose MemRef got a new address.
+class AddressWriter : public ir::IRMutator {
+ public:
+  explicit AddressWriter(std::unordered_map<const ir::MemRef*, MemRefPtr> placed) : placed_(std::move(placed)) {}
+
+  VarPtr VisitVarDef(const VarPtr& var) override {
+    MemRefPtr memref = MemRefOf(var);
+    auto it = memref ? placed_.find(memref.get()) : placed_.end();
+    if (it == placed_.end()) return IRMutator::VisitVarDef(var);
+    auto type = std::make_shared<ir::TileType>(*As<ir::TileType>(var->type));
+    type->memref = it->second;
+    VarPtr rebuilt;
+    if (auto iter_arg = As<ir::IterArg>(var)) {
+      ExprPtr init = iter_arg->init_value ? VisitExpr(iter_arg->init_value) : nullptr;
+      rebuilt = ir::IterArg::Make(var->name_hint, type, init, var->span);
+    } else {
+      rebuilt = ir::Var::Make(var->name_hint, type, var->span);
+    }
+    Remap(var, rebuilt);
+    return rebuilt;
+  }
+
+ private:
+  std::unordered_map<const ir::MemRef*, MemRefPtr> placed_;
+};
+
+FunctionPtr AllocateAddresses(const FunctionPtr& function, const backend::Platform& platform) {
+  BufferCollector collector;
+  collector.VisitFunction(function);
+  auto addresses = AssignAddresses(collector.buffers, function->name, platform);
+  std::unordered_map<const ir::MemRef*, MemRefPtr> placed;
+  for (const auto& buffer : collector.buffers) {
+    auto it = addresses.find(buffer.memref.get());
+    if (it == addresses.end() || ir::AsConstInt(buffer.memref->byte_offset) == it->second) continue;
+    auto moved = std::make_shared<ir::MemRef>(*buffer.memref);
+    moved->byte_offset = ir::Int(it->second);
+    placed[buffer.memref.get()] = moved;
+  }
+  if (placed.empty()) return function;
+  return AddressWriter(std::move(placed)).VisitFunction(function);
+}
+
+}  // namespace
+
+ir::ProgramPtr AllocateMemoryAddrPass::Run(const ir::ProgramPtr& program, pass::PassContext& ctx) {
+  const backend::Platform& platform = ctx.platform();
+  std::vector<FunctionPtr> functions;
+  bool changed = false;
+  for (const auto& function : program->functions) {
+    functions.push_back(IsKernel(function->func_type) ? AllocateAddresses(function, platform) : function);
+    changed |= functions.back() != function;
+  }
+  if (!changed) return program;
+  return ir::Program::Make(program->name, std::move(functions), program->span);
+}
+
+}  // namespace pypto::passes

@@ -17,9 +17,16 @@ from pypto._core.ir import (
     structural_equal,
     structural_hash,
     verify,
+    verify_or_raise,
 )
 
+# The pass manager and pipelines, also reachable here as the IR's tools.
+from pypto._core.passes import PassManager, list_pipelines, load_pipeline
+
 __all__ = [
+    "PassManager",
+    "list_pipelines",
+    "load_pipeline",
     "DataType",
     "as_python",
     "assert_structural_equal",
@@ -30,4 +37,5 @@ __all__ = [
     "structural_equal",
     "structural_hash",
     "verify",
+    "verify_or_raise",
 ]

@@ -360,6 +360,19 @@ class ScopeTaskIdArrays:
         return d
 
 
+class ScopeTaskIdInLoop:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, a: pl.Tensor[[64, 64], pl.FP32], n: pl.Scalar[pl.INDEX]) -> pl.Tensor[[64, 64], pl.FP32]:
+        with pl.at(level=pl.Level.CORE_GROUP) as tid:
+            b = pl.exp(a)
+        for i in pl.range(n):
+            with pl.at(level=pl.Level.CORE_GROUP, deps=[tid]) as tid:
+                b = pl.exp(b)
+        with pl.at(level=pl.Level.CORE_GROUP, deps=[tid]):
+            c = pl.exp(b)
+        return c
+
+
 class HierarchyScope:
     @pl.function(type=pl.FunctionType.Orchestration)
     def main(self, a: pl.Tensor[[64, 64], pl.FP32]) -> pl.Tensor[[64, 64], pl.FP32]:

@@ -35,6 +35,17 @@ def test_deps_take_array_elements_and_whole_arrays():
     assert isinstance(whole.type, ir.ArrayType) and whole.type.dtype == pl.TASK_ID
 
 
+def test_a_task_id_rebound_in_a_loop_is_loop_carried():
+    main = pl.program(programs.ScopeTaskIdInLoop).get_function("main")
+    first, loop, last = main.body.stmts[0], main.body.stmts[1], main.body.stmts[2]
+    carried = loop.iter_args[0]
+    assert carried.name_hint == "tid" and carried.init_value.same_as(first.task_id)
+    inner = loop.body.stmts[0]
+    assert inner.attrs["deps"][0].same_as(carried)
+    assert loop.body.stmts[-1].values[0].same_as(inner.task_id)
+    assert last.attrs["deps"][0].same_as(loop.return_vars[0])
+
+
 SAME_NAME_TEXT = '''\
 # pypto.program: SameName
 import pypto.language as pl

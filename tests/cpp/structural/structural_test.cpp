@@ -201,7 +201,7 @@ TEST(StructuralEqual, StatementKindsAndMissingBranchesDiffer) {
 
 TEST(StructuralEqual, ScopeTaskIdsMapLikeOtherDefinitions) {
   ExpectEqual(ChainedScopes("t0", "t1"), ChainedScopes("a", "b"));
-  ExpectDiff(ChainedScopes("t0", "t1"), ChainedScopes("t0", ""), "stmts[1].task_id: Var t1 vs null");
+  ExpectDiff(ChainedScopes("t0", "t1"), ChainedScopes("t0", ""), "stmts[1].task_id: Var 't1' vs null");
 }
 
 TEST(StructuralEqual, DefinitionsMapAutomatically) {

@@ -9,8 +9,8 @@ TypePtr TaskIdT() { return ScalarType::Make(DataType::TASK_ID); }
 
 // with pl.<kind>(...) as <task_id>:   (line `line`)
 //     <name> = 1                      (line `line` + 1)
-Ref<ScopeStmt> Scope(ScopeKind kind, int line, const VarPtr& task_id, std::vector<ExprPtr> deps = {},
-                     StmtPtr body = nullptr) {
+std::shared_ptr<ScopeStmt> Scope(ScopeKind kind, int line, const VarPtr& task_id, std::vector<ExprPtr> deps = {},
+                                  StmtPtr body = nullptr) {
   if (!body) body = AssignStmt::Make(V("x" + std::to_string(line), IndexT()), Int(1), At(line + 1));
   auto scope = std::make_shared<ScopeStmt>(*ScopeStmt::Make(kind, body, "", At(line)));
   if (kind == ScopeKind::Spmd) scope->core_num = Int(4);

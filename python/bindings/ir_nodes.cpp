@@ -1,7 +1,8 @@
 // Python classes for every IR node kind, generated from the node field lists.
 //
 // Each class gets a read-only property per field and a constructor taking the
-// fields positionally (in declaration order) or by keyword, plus `span=`.
+// fields positionally (in declaration order) or by keyword, plus `span=`
+// (and `leading_comments=` on statements).
 // Nodes whose type follows from their operands (BinaryExpr, Call of a
 // registered op, ...) deduce it when no `type` is given.
 #include <set>
@@ -62,6 +63,16 @@ void SetField(T& node, const std::string& name, py::handle value) {
   }
 }
 
+void SetLeadingComments(Stmt& stmt, py::handle value) {
+  const std::string problem = std::string(stmt.type_name()) + ": leading_comments takes a list of str";
+  if (py::isinstance<py::str>(value)) ThrowTypeError(problem);
+  try {
+    stmt.leading_comments = value.cast<std::vector<std::string>>();
+  } catch (const py::cast_error&) {
+    ThrowTypeError(problem);
+  }
+}
+
 // Fills a fresh node from positional and keyword arguments.
 template <class T>
 std::shared_ptr<T> FillNode(const py::args& args, const py::kwargs& kwargs) {
@@ -76,9 +87,15 @@ std::shared_ptr<T> FillNode(const py::args& args, const py::kwargs& kwargs) {
     std::string key = item.first.cast<std::string>();
     if (key == "span") {
       node->span = item.second.cast<Span>();
-    } else {
-      SetField(*node, key, item.second);
+      continue;
     }
+    if constexpr (std::is_base_of_v<Stmt, T>) {
+      if (key == "leading_comments") {
+        SetLeadingComments(*node, item.second);
+        continue;
+      }
+    }
+    SetField(*node, key, item.second);
   }
   return node;
 }
@@ -88,7 +105,8 @@ std::shared_ptr<T> FillNode(const py::args& args, const py::kwargs& kwargs) {
 bool IsNullableField(NodeKind kind, const std::string& field) {
   static const std::set<std::pair<NodeKind, std::string>> nullable = {
       {NodeKind::kIfStmt, "else_body"}, {NodeKind::kTileType, "memref"}, {NodeKind::kMemRef, "base"},
-      {NodeKind::kScopeStmt, "core_num"}, {NodeKind::kCall, "type"}, {NodeKind::kBinaryExpr, "type"},
+      {NodeKind::kScopeStmt, "core_num"}, {NodeKind::kScopeStmt, "task_id"},
+      {NodeKind::kCall, "type"}, {NodeKind::kBinaryExpr, "type"},
       {NodeKind::kUnaryExpr, "type"}, {NodeKind::kMakeTuple, "type"}, {NodeKind::kTupleGetItem, "type"}};
   return nullable.count({kind, field}) > 0;
 }

@@ -551,7 +551,8 @@ class Printer {
       args.push_back("optimizations=[" + p_ + "split(" + Enum(scope.split) + ")]");
     }
     Keywords(scope.attrs, {"level", "role", "core_num", "sync_start", "name_hint", "optimizations"}, nullptr, args);
-    Line(indent, "with " + p_ + function + "(" + JoinTexts(args) + "):");
+    const std::string task_id = scope.task_id ? " as " + Name(*scope.task_id) : "";
+    Line(indent, "with " + p_ + function + "(" + JoinTexts(args) + ")" + task_id + ":");
     Block(scope.body, indent + 1, nullptr, "");
   }
 

@@ -114,12 +114,18 @@ class SSAChecker : public StmtTrackingVisitor {
 
   // A scope runs once in place: its definitions stay visible after it, but
   // it is not a loop body, so a yield inside it has nothing to feed.
+  // Its task id names the task the scope submits, so it is defined only once
+  // the scope statement is done: visible after it, never inside it.
   void Visit_(const Ref<ScopeStmt>& stmt) override {
+    if (stmt->task_id) pending_task_ids_.emplace(stmt->task_id.get(), stmt.get());
     VisitIfPresent(stmt->core_num);
     VisitAttrExprs(stmt->attrs);
     yield_slots_.push_back(nullptr);
     if (stmt->body) VisitStmt(stmt->body);
     yield_slots_.pop_back();
+    if (!stmt->task_id) return;
+    pending_task_ids_.erase(stmt->task_id.get());
+    Define(stmt->task_id, *stmt, stmt->span, Describe(*stmt));
   }
 
   void Visit_(const Ref<YieldStmt>& stmt) override {
@@ -221,6 +227,13 @@ class SSAChecker : public StmtTrackingVisitor {
       reporter_.Error(kSSA, "SCOPE_VIOLATION", stmt, stmt.span, name + " " + closed->second);
       return;
     }
+    if (auto scope = pending_task_ids_.find(&var); scope != pending_task_ids_.end()) {
+      reporter_.Error(kUseAfterDef, "TASK_ID_IN_OWN_SCOPE", stmt, stmt.span,
+                      name + " is the task id of " + Describe(*scope->second) +
+                          " and is defined only after that scope ends; use it in a later statement, e.g. in "
+                          "deps=[" + var.name_hint + "] of a later scope");
+      return;
+    }
     if (auto site = later_sites_.find(&var); site != later_sites_.end()) {
       reporter_.Error(kUseAfterDef, "USE_BEFORE_DEF", stmt, stmt.span,
                       name + " is used before its definition by " + Describe(*site->second) +
@@ -315,6 +328,7 @@ class SSAChecker : public StmtTrackingVisitor {
 
   Reporter& reporter_;
   std::map<const Var*, const Stmt*> later_sites_;
+  std::map<const Var*, const ScopeStmt*> pending_task_ids_;  // task ids of the scopes being visited
   std::map<const Var*, std::string> definitions_;  // var -> where it was first defined
   std::vector<Frame> frames_;
   std::unordered_set<const Var*> visible_;

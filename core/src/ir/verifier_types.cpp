@@ -195,6 +195,12 @@ class TypeChecker : public StmtTrackingVisitor {
     VisitChildren(*stmt);
   }
 
+  void Visit_(const Ref<ScopeStmt>& stmt) override {
+    CheckTaskId(*stmt);
+    CheckDeps(*stmt);
+    VisitChildren(*stmt);
+  }
+
  private:
   void CheckOpCall(const Call& call) {
     if (!call.op) {
@@ -314,6 +320,50 @@ class TypeChecker : public StmtTrackingVisitor {
     reporter_.Error(kRule, "LOOP_BOUND_NOT_INT", stmt, stmt.span,
                     "the for loop's " + what + " has type " + TypeToString(value->type) +
                         "; loop variables and bounds must be integer scalars: convert it with pl.cast(..., pl.INDEX)");
+  }
+
+  void CheckTaskId(const ScopeStmt& stmt) {
+    if (!stmt.task_id) return;
+    const std::string name = "'" + stmt.task_id->name_hint + "'";
+    if (stmt.scope_kind != ScopeKind::InCore && stmt.scope_kind != ScopeKind::Spmd) {
+      reporter_.Error(kRule, "TASK_ID_ON_NON_TASK_SCOPE", stmt, stmt.span,
+                      std::string("the ") + ToString(stmt.scope_kind) + " scope binds task id " + name +
+                          ", but only an InCore (pl.at at CORE_GROUP) or Spmd scope is one task; remove the task id");
+    }
+    if (IsScalarType(stmt.task_id->type, DataType::TASK_ID)) return;
+    reporter_.Error(kRule, "TASK_ID_TYPE_MISMATCH", stmt, stmt.span,
+                    "task id " + name + " has type " + TypeToString(stmt.task_id->type) +
+                        "; a scope's task id must be Scalar[TASK_ID]");
+  }
+
+  // deps= entries name tasks: a TaskId scalar, or an Array of them.
+  void CheckDeps(const ScopeStmt& stmt) {
+    const AttrValue* deps = stmt.attrs.Find("deps");
+    if (deps == nullptr) return;
+    std::vector<ExprPtr> entries;
+    if (const auto* list = std::get_if<std::vector<ExprPtr>>(deps)) {
+      entries = *list;
+    } else if (const auto* single = std::get_if<ExprPtr>(deps)) {
+      entries.push_back(*single);
+    } else {
+      reporter_.Error(kRule, "DEPS_TYPE_MISMATCH", stmt, stmt.span,
+                      std::string("deps= must be a list of task ids (Scalar[TASK_ID] values or Arrays of TASK_ID), "
+                                  "got ") + AttrValueKindName(*deps) + "; write deps=[tid, ...]");
+      return;
+    }
+    for (size_t i = 0; i < entries.size(); ++i) {
+      const ExprPtr& entry = entries[i];
+      if (!entry || IsTaskIdOrArray(entry->type)) continue;
+      reporter_.Error(kRule, "DEPS_TYPE_MISMATCH", stmt, stmt.span,
+                      "deps entry " + std::to_string(i) + " has type " + TypeToString(entry->type) +
+                          "; deps= takes task ids: Scalar[TASK_ID] values (`as tid`) or Arrays of TASK_ID");
+    }
+  }
+
+  static bool IsTaskIdOrArray(const TypePtr& type) {
+    if (IsScalarType(type, DataType::TASK_ID)) return true;
+    const auto array = As<ArrayType>(type);
+    return array && array->dtype == DataType::TASK_ID;
   }
 
   const Program* program_;

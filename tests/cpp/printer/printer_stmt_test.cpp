@@ -216,6 +216,22 @@ TEST_F(PrinterStmtTest, HierarchySpmdAndClusterScopes) {
             "with pl.cluster(name_hint=\"c\"):\n    pl.tile.op(a)\n");
 }
 
+TEST_F(PrinterStmtTest, TaskIdsPrintAsTheScopeTargetWithDistinctNames) {
+  auto first_tid = ScalarVar("tid", DataType::TASK_ID);
+  auto second_tid = ScalarVar("tid", DataType::TASK_ID);
+  auto first = std::make_shared<ScopeStmt>(*ScopeStmt::Make(ScopeKind::InCore, Eval(OpCall("tile.op", {a}))));
+  first->task_id = first_tid;
+  auto second = std::make_shared<ScopeStmt>(*ScopeStmt::Make(ScopeKind::Spmd, Eval(OpCall("tile.op", {b})), "g"));
+  second->core_num = Int(4);
+  second->attrs = {{"deps", std::vector<ExprPtr>{first_tid}}};
+  second->task_id = second_tid;
+  EXPECT_EQ(Print(Seq({first, second})),
+            "with pl.at(level=pl.Level.CORE_GROUP) as tid:\n"
+            "    pl.tile.op(a)\n"
+            "with pl.spmd(4, name_hint=\"g\", deps=[tid]) as tid_1:\n"
+            "    pl.tile.op(b)\n");
+}
+
 TEST_F(PrinterStmtTest, LeadingCommentsPrintAboveTheirStatement) {
   auto x = ScalarVar("x");
   auto assign = std::make_shared<AssignStmt>(*AssignStmt::Make(x, Int(1)));

@@ -162,6 +162,27 @@ TEST(Serialize, EveryStatementKindRoundTrips) {
 #undef PYPTO_X
 }
 
+TEST(Serialize, ScopeTaskIdsAndTheirUsesInDepsRoundTrip) {
+  auto task_id = ScalarType::Make(DataType::TASK_ID);
+  auto producer = std::make_shared<ScopeStmt>(*ScopeStmt::Make(ScopeKind::InCore, EvalStmt::Make(Int(1)), "p"));
+  producer->task_id = Var::Make("tid", task_id);
+  auto tids = Var::Make("tids", ArrayType::Make(DataType::TASK_ID, Int(2)));
+  auto consumer = std::make_shared<ScopeStmt>(*ScopeStmt::Make(ScopeKind::Spmd, EvalStmt::Make(Int(2)), "c"));
+  consumer->core_num = Int(4);
+  consumer->attrs = {{"deps", std::vector<ExprPtr>{producer->task_id, tids}}};
+  consumer->task_id = Var::Make("tid", task_id);
+  auto loaded = As<SeqStmts>(RoundTrip(MakeSeq({producer, consumer})));
+  ASSERT_NE(loaded, nullptr);
+  auto loaded_producer = As<ScopeStmt>(loaded->stmts[0]);
+  auto loaded_consumer = As<ScopeStmt>(loaded->stmts[1]);
+  ASSERT_NE(loaded_producer->task_id, nullptr);
+  EXPECT_EQ(loaded_producer->task_id->name_hint, "tid");
+  const auto& deps = std::get<std::vector<ExprPtr>>(*loaded_consumer->attrs.Find("deps"));
+  EXPECT_EQ(deps[0].get(), loaded_producer->task_id.get());
+  EXPECT_NE(loaded_consumer->task_id.get(), loaded_producer->task_id.get());
+  EXPECT_EQ(RoundTrip(ScopeStmt::Make(ScopeKind::Cluster, EvalStmt::Make(Int(1))))->kind(), NodeKind::kScopeStmt);
+}
+
 TEST(Serialize, EveryTypeKindRoundTrips) {
   std::vector<NodePtr> samples = {
       ScalarType::Make(DataType::UINT4),

@@ -50,6 +50,18 @@ StmtPtr LoopWithInit(const ExprPtr& init) {
   return ForStmt::Make(i, Int(0), Int(10), Int(1), {acc}, YieldStmt::Make({acc}), {r});
 }
 
+// with pl.at(level=CORE_GROUP) as <first>: ...
+// with pl.at(level=CORE_GROUP, deps=[<first>]) as <second>: ...   (no `as` when second is empty)
+StmtPtr ChainedScopes(const std::string& first, const std::string& second) {
+  auto task_id = ScalarType::Make(DataType::TASK_ID);
+  auto producer = std::make_shared<ScopeStmt>(*ScopeStmt::Make(ScopeKind::InCore, EvalStmt::Make(Int(1))));
+  producer->task_id = Var::Make(first, task_id);
+  auto consumer = std::make_shared<ScopeStmt>(*ScopeStmt::Make(ScopeKind::InCore, EvalStmt::Make(Int(2))));
+  consumer->attrs = {{"deps", std::vector<ExprPtr>{producer->task_id}}};
+  if (!second.empty()) consumer->task_id = Var::Make(second, task_id);
+  return MakeSeq({producer, consumer});
+}
+
 Ref<TileType> TileWithMemRef(int64_t size) {
   auto base = Var::Make("base", PtrType::Make(MemorySpace::Vec));
   auto memref = MemRef::Make("mem", MemorySpace::Vec, base, Int(0), size);
@@ -186,6 +198,11 @@ TEST(StructuralEqual, StatementKindsAndMissingBranchesDiffer) {
 }
 
 // ------------------------------------------------------------ variables
+
+TEST(StructuralEqual, ScopeTaskIdsMapLikeOtherDefinitions) {
+  ExpectEqual(ChainedScopes("t0", "t1"), ChainedScopes("a", "b"));
+  ExpectDiff(ChainedScopes("t0", "t1"), ChainedScopes("t0", ""), "stmts[1].task_id: Var 't1' vs null");
+}
 
 TEST(StructuralEqual, DefinitionsMapAutomatically) {
   auto x = IndexVar("x");

@@ -285,10 +285,87 @@ class UnknownMethod:
         return
 
 
-class ScopeAsTid:
+class ClusterAsTid:
     @pl.function(type=pl.FunctionType.Orchestration)
     def f(self, a: pl.Tensor[[64, 64], pl.FP32]):
-        with pl.at(level=pl.Level.CORE_GROUP) as tid:  # ERR
+        with pl.cluster() as tid:  # ERR
+            with pl.at(level=pl.Level.CORE_GROUP):
+                b = pl.exp(a)
+        return
+
+
+class HostScopeAsTid:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def f(self, a: pl.Tensor[[64, 64], pl.FP32]):
+        with pl.at(level=pl.Level.HOST, role=pl.Role.Orchestrator) as tid:  # ERR
+            with pl.at(level=pl.Level.CORE_GROUP):
+                b = pl.exp(a)
+        return
+
+
+class TaskIdInsideItsScope:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def f(self, a: pl.Tensor[[64, 64], pl.FP32]):
+        with pl.at(level=pl.Level.CORE_GROUP) as tid:
+            b = pl.exp(a)
+            ids = pl.array.create(1, dtype=pl.TASK_ID)
+            ids[0] = tid  # ERR
+        return
+
+
+class TaskIdInItsOwnDeps:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def f(self, a: pl.Tensor[[64, 64], pl.FP32]):
+        with pl.at(level=pl.Level.CORE_GROUP, deps=[tid]) as tid:  # ERR
+            b = pl.exp(a)
+        return
+
+
+class DepsOfAnotherType:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def f(self, a: pl.Tensor[[64, 64], pl.FP32], n: pl.Scalar[pl.INDEX]):
+        with pl.at(level=pl.Level.CORE_GROUP, deps=[n]):  # ERR
+            b = pl.exp(a)
+        return
+
+
+class DepsNotAList:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def f(self, a: pl.Tensor[[64, 64], pl.FP32], t: pl.Scalar[pl.TASK_ID]):
+        with pl.at(level=pl.Level.CORE_GROUP, deps=t):  # ERR
+            b = pl.exp(a)
+        return
+
+
+class SpmdDepsWithoutTid:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def f(self, a: pl.Tensor[[64, 64], pl.FP32], t: pl.Scalar[pl.TASK_ID]):
+        with pl.spmd(4, deps=[t]):  # ERR
+            with pl.at(level=pl.Level.CORE_GROUP):
+                b = pl.exp(a)
+        return
+
+
+class SpmdForDeps:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def f(self, a: pl.Tensor[[512, 64], pl.FP32], t: pl.Scalar[pl.TASK_ID]):
+        for blk in pl.spmd(8, deps=[t]):  # ERR
+            x = pl.tile.load(a, [blk * 64, 0], [64, 64], target_memory=pl.Mem.Vec)
+        return
+
+
+class TaskIdRebindsAnotherType:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def f(self, a: pl.Tensor[[64, 64], pl.FP32], n: pl.Scalar[pl.INDEX]):
+        with pl.at(level=pl.Level.CORE_GROUP) as n:  # ERR
+            b = pl.exp(a)
+        return
+
+
+class AsTuple:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def f(self, a: pl.Tensor[[64, 64], pl.FP32]):
+        with pl.at(level=pl.Level.CORE_GROUP) as (t, u):  # ERR
             b = pl.exp(a)
         return
 
@@ -346,7 +423,24 @@ CASES = [
     ("at_without_level", AtWithoutLevel, pl.ParseTypeError, "pl.at needs level=", ""),
     ("pipeline_without_stage", PipelineWithoutStage, pl.ParseTypeError, "pl.pipeline needs stage=", "stage=2"),
     ("unknown_method", UnknownMethod, pl.ParseValueError, "the program has no function 'kernel'", "@pl.function"),
-    ("scope_as_tid", ScopeAsTid, pl.ParseSyntaxError, "`as tid`", "drop `as ...`"),
+    ("cluster_as_tid", ClusterAsTid, pl.ParseSyntaxError, "pl.cluster() is not a task and has no task id",
+     "drop `as ...`"),
+    ("host_scope_as_tid", HostScopeAsTid, pl.ParseSyntaxError,
+     "only pl.at(level=pl.Level.CORE_GROUP) is a task with a task id, not level HOST", "drop `as ...`"),
+    ("task_id_inside_its_scope", TaskIdInsideItsScope, pl.ParseValueError,
+     "'tid' is the task id of the scope at line", "deps=[tid] of a later scope"),
+    ("task_id_in_its_own_deps", TaskIdInItsOwnDeps, pl.ParseValueError,
+     "'tid' is the task id of the scope at line", "after the scope"),
+    ("deps_of_another_type", DepsOfAnotherType, pl.ParseTypeError,
+     "a deps= entry must be a task id (pl.Scalar[pl.TASK_ID]) or an array of them, got pl.Scalar[pl.INDEX]",
+     "pl.array.create(n, pl.TASK_ID)"),
+    ("deps_not_a_list", DepsNotAList, pl.ParseTypeError, "deps= takes a list of task ids", "deps=[tid]"),
+    ("spmd_deps_without_tid", SpmdDepsWithoutTid, pl.ParseTypeError, "pl.spmd() does not accept 'deps=' here",
+     "as tid"),
+    ("spmd_for_deps", SpmdForDeps, pl.ParseTypeError, "pl.spmd() does not accept 'deps=' here", "as tid"),
+    ("task_id_rebinds_another_type", TaskIdRebindsAnotherType, pl.ParseTypeError,
+     "'n' was pl.Scalar[pl.INDEX] and is rebound as a task id", "use a new name"),
+    ("as_tuple", AsTuple, pl.ParseSyntaxError, "`as` binds one name", "`as tid`"),
     ("const_float_for_int", ConstFloatForInt, pl.ParseTypeError, "1.5 is not a value of the integer dtype INT32",
      "floating-point dtype"),
 ]

@@ -132,3 +132,14 @@ def _nested_call(a: pl.Tensor, out: pl.Out[pl.Tensor]):
 
 
 nested_call = StandIn(_nested_call, "incore")
+
+
+def _two_stage(x: pl.Tensor, scratch: pl.Out[pl.Tensor], out: pl.Out[pl.Tensor]):
+    with pl.at(level=pl.Level.CORE_GROUP) as first:
+        scratch[:] = pl.add(x, x)
+    with pl.at(level=pl.Level.CORE_GROUP, deps=[first]) as second:
+        out[:] = pl.add(scratch, scratch)
+    return scratch, out
+
+
+two_stage = StandIn(_two_stage)

@@ -329,6 +329,50 @@ class InCoreScopeDeps:
         return c
 
 
+class ScopeTaskIds:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, a: pl.Tensor[[64, 64], pl.FP32], b: pl.Out[pl.Tensor[[64, 64], pl.FP32]],
+             c: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:
+        with pl.at(level=pl.Level.CORE_GROUP, name_hint="first") as first:
+            b[:] = pl.exp(a)
+        with pl.at(level=pl.Level.CORE_GROUP, deps=[first]) as second:
+            c[:] = pl.add(b, b)
+        with pl.spmd(4, deps=[first, second, None]) as grid:
+            with pl.at(level=pl.Level.CORE_GROUP):
+                d = pl.mul(c, 2.0)
+        with pl.at(level=pl.Level.CORE_GROUP, deps=[grid]):
+            e = pl.exp(d)
+        return e
+
+
+class ScopeTaskIdArrays:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, a: pl.Tensor[[64, 64], pl.FP32]) -> pl.Tensor[[64, 64], pl.FP32]:
+        ids = pl.array.create(2, dtype=pl.TASK_ID)
+        with pl.at(level=pl.Level.CORE_GROUP) as tid:
+            b = pl.exp(a)
+        ids[0] = tid
+        with pl.at(level=pl.Level.CORE_GROUP, deps=[ids[0]]) as tid:
+            c = pl.exp(b)
+        ids[1] = tid
+        with pl.at(level=pl.Level.CORE_GROUP, deps=[ids]):
+            d = pl.add(b, c)
+        return d
+
+
+class ScopeTaskIdInLoop:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, a: pl.Tensor[[64, 64], pl.FP32], n: pl.Scalar[pl.INDEX]) -> pl.Tensor[[64, 64], pl.FP32]:
+        with pl.at(level=pl.Level.CORE_GROUP) as tid:
+            b = pl.exp(a)
+        for i in pl.range(n):
+            with pl.at(level=pl.Level.CORE_GROUP, deps=[tid]) as tid:
+                b = pl.exp(b)
+        with pl.at(level=pl.Level.CORE_GROUP, deps=[tid]):
+            c = pl.exp(b)
+        return c
+
+
 class HierarchyScope:
     @pl.function(type=pl.FunctionType.Orchestration)
     def main(self, a: pl.Tensor[[64, 64], pl.FP32]) -> pl.Tensor[[64, 64], pl.FP32]:

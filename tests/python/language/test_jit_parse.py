@@ -103,3 +103,13 @@ def test_arguments_of_a_discovered_call_are_evaluated_once():
     text = ir.as_python(program, concise=True)
     assert text.count("pl.tensor.add(a, a)") == 1
     assert "self._scale(y, out)" in text
+
+
+def test_jit_entry_scopes_name_their_tasks():
+    program = pl.parse_jit(jp.two_stage, param_types={"x": F32, "scratch": F32, "out": F32}, scalar_values={},
+                           program_name="p")
+    text = ir.as_python(program)
+    assert "with pl.at(level=pl.Level.CORE_GROUP) as first:" in text
+    assert "with pl.at(level=pl.Level.CORE_GROUP, deps=[first]) as second:" in text
+    assert not [d for d in ir.verify(program) if d.is_error]
+    ir.assert_structural_equal(pl.parse(text), program, enable_auto_mapping=True)

@@ -69,6 +69,25 @@ EXPECTED_CONCISE = {
                     c = pl.tensor.muls(a, 2.0)
                 return c
         ''',
+    programs.ScopeTaskIds: '''\
+        # pypto.program: ScopeTaskIds
+        import pypto.language as pl
+
+        @pl.program
+        class ScopeTaskIds:
+            @pl.function(type=pl.FunctionType.Orchestration)
+            def main(self, a: pl.Tensor[[64, 64], pl.FP32], b: pl.Out[pl.Tensor[[64, 64], pl.FP32]], c: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:
+                with pl.at(level=pl.Level.CORE_GROUP, name_hint="first") as first:
+                    b_1 = pl.tensor.assemble(b, pl.tensor.exp(a), [0, 0])
+                with pl.at(level=pl.Level.CORE_GROUP, deps=[first]) as second:
+                    c_1 = pl.tensor.assemble(c, pl.tensor.add(b_1, b_1), [0, 0])
+                with pl.spmd(4, deps=[first, second]) as grid:
+                    with pl.at(level=pl.Level.CORE_GROUP):
+                        d = pl.tensor.muls(c_1, 2.0)
+                with pl.at(level=pl.Level.CORE_GROUP, deps=[grid]):
+                    e = pl.tensor.exp(d)
+                return e
+        ''',
     programs.SliceAndAssemble: '''\
         # pypto.program: SliceAndAssemble
         import pypto.language as pl

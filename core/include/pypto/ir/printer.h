@@ -85,6 +85,7 @@
 //   with P.spmd(8, sync_start=True, name_hint="k"):                           Spmd scope
 //   with P.cluster(name_hint="k"):                                            Cluster scope
 //                                     name_hint and the options only when set, then ScopeStmt.attrs
+//   with P.at(level=P.Level.CORE_GROUP, deps=[t0]) as t1:                   ScopeStmt.task_id
 //   # comment                         Stmt.leading_comments, one `#` line per line of text
 //
 // Names

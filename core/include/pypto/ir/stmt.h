@@ -199,7 +199,9 @@ class ContinueStmt : public Stmt {
 // A placement region: `with pl.at(...)`, `pl.spmd(n)`, `pl.cluster()`. Runs
 // once; has no iter_args. Which fields matter depends on `scope_kind`:
 // Hierarchy uses level/role, Spmd uses core_num/sync_start, InCore uses split.
-// Remaining user options (deps, optimizations, ...) live in `attrs`.
+// Remaining user options (deps, optimizations, ...) live in `attrs`; `deps`
+// holds TASK_ID scalars or Arrays of them. `task_id` (`as tid`, may be null)
+// names the submitted task; it is defined after the scope, not inside it.
 class ScopeStmt : public Stmt {
  public:
   static constexpr NodeKind kKind = NodeKind::kScopeStmt;
@@ -216,6 +218,7 @@ class ScopeStmt : public Stmt {
   bool sync_start = false;
   SplitMode split = SplitMode::None;
   Attrs attrs;
+  VarPtr task_id;  // ScalarType(TASK_ID) or null
 
   template <class F>
   void ForEachField(F&& f) {
@@ -228,6 +231,7 @@ class ScopeStmt : public Stmt {
     f("sync_start", sync_start, FieldRole::kUsual);
     f("split", split, FieldRole::kUsual);
     f("attrs", attrs, FieldRole::kUsual);
+    f("task_id", task_id, FieldRole::kDef);
   }
 };
 

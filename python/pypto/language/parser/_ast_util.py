@@ -78,6 +78,8 @@ def assigned_names(nodes: list) -> list[str]:
                     targets(t)
             elif isinstance(sub, (ast.AnnAssign, ast.AugAssign)):
                 targets(sub.target)
+            elif isinstance(sub, ast.withitem) and sub.optional_vars is not None:
+                targets(sub.optional_vars)  # a scope's task id: `with pl.at(...) as tid:`
     return seen
 
 

@@ -31,7 +31,7 @@ from pypto.language.errors import (
 from pypto.language.parser._ast_util import intrinsic_call, is_docstring, return_values
 from pypto.language.parser._control import ControlFlowMixin
 from pypto.language.parser._source import Source
-from pypto.language.parser._values import Loop, SplitOption, describe, is_number, same_kind_and_dtype
+from pypto.language.parser._values import Loop, SplitOption, describe, is_number, same_kind_and_dtype, with_comments
 
 I = INTRINSICS
 FT = ir.FunctionType
@@ -122,6 +122,7 @@ class FunctionParser(ControlFlowMixin):
         self.memrefs: dict[str, ir.MemRef] = {}
         self.return_types: list[ir.Type] | None = None
         self.attrs: dict = dict(spec.attrs)
+        self.pending_task_ids: dict[str, ast.With] = {}  # `as tid` names of the scopes being parsed
 
     # ------------------------------------------------------------------ helpers
     @staticmethod
@@ -276,6 +277,11 @@ class FunctionParser(ControlFlowMixin):
             return self.globals[name]
         if hasattr(builtins, name):
             return getattr(builtins, name)
+        if name in self.pending_task_ids:
+            scope = self.pending_task_ids[name]
+            raise self.err(node, f"'{name}' is the task id of the scope at line {scope.lineno} and is defined only "
+                           "after that scope ends", f"use '{name}' after the scope, e.g. in deps=[{name}] of a later "
+                           "scope", ParseValueError)
         raise self.err(node, f"name '{name}' is not defined", cls=ParseValueError,
                        hint="define it before use (values bound inside a loop body are not visible after the loop; "
                             "bind it before the loop to make it loop-carried)")
@@ -840,7 +846,12 @@ class FunctionParser(ControlFlowMixin):
             raise self.err(node, f"{type(node).__name__} statements are not allowed in a kernel body",
                            "kernels use assignments, calls, if/for/while/with, return, break and continue",
                            ParseSyntaxError)
+        block = self.blocks[-1]
+        first = len(block)
         method(node)
+        comments = self.src.take_comments(node)
+        if comments and len(block) > first:
+            block[first] = with_comments(block[first], comments)
 
     def stmt_Pass(self, node) -> None:
         return

@@ -11,7 +11,8 @@ from pypto.language._dsl import INTRINSICS as I
 from pypto.language._dsl import Intrinsic
 from pypto.language.errors import ParseSyntaxError, ParseTypeError, ParseValueError
 from pypto.language.parser._ast_util import assigned_names, intrinsic_call, ordered_union, terminates, yield_target
-from pypto.language.parser._values import Loop, SplitOption, describe, is_number, same_kind_and_dtype
+from pypto.language.parser._values import (Loop, SplitOption, describe, is_number, is_task_id, is_task_id_or_array,
+                                           same_kind_and_dtype)
 
 INDEX = ir.DataType.INDEX
 LOOP_KINDS = {
@@ -50,8 +51,9 @@ class ControlFlowMixin:
                 if not same_kind_and_dtype(a.type, b.type):
                     raise self.err(vn, f"yield type mismatch: {describe(b.type)} here, {describe(a.type)} in the "
                                    "then branch", cls=ParseTypeError)
-            then_stmts.append(ir.YieldStmt(tvals, span=self.span(tnode)))
-            else_stmts.append(ir.YieldStmt(evals, span=self.span(enode)))
+            for stmts, values, yield_node in ((then_stmts, tvals, tnode), (else_stmts, evals, enode)):
+                stmts.append(ir.YieldStmt(values, span=self.span(yield_node),
+                                          leading_comments=self.src.take_comments(yield_node)))
             rvs = [ir.Var(n, v.type, span=span) for n, v in zip(names, tvals)]
             self.env = dict(before)
             for n, rv in zip(names, rvs):
@@ -233,7 +235,8 @@ class ControlFlowMixin:
                 raise self.err(vn or node, f"yield type mismatch: '{n}' enters the loop as {describe(ia.type)} and is "
                                f"yielded as {describe(v.type)}", "keep a loop-carried value's type", ParseTypeError)
         if iter_args or (explicit and trailing is not None):
-            self.emit(ir.YieldStmt(values, span=yield_span))
+            comments = self.src.take_comments(trailing) if trailing is not None else []
+            self.emit(ir.YieldStmt(values, span=yield_span, leading_comments=comments))
         stmts = self.blocks.pop()
         self.loops.pop()
         body = self.block(stmts, node)
@@ -295,11 +298,48 @@ class ControlFlowMixin:
             if k.arg is None:
                 extra.update({key: self.normalize_attr(v, k.value) for key, v in self.static(k.value).items()})
             elif k.arg == "deps":
-                out["deps"] = [self.to_expr(self.value(e), e) for e in k.value.elts] \
-                    if isinstance(k.value, (ast.List, ast.Tuple)) else self.attr_value(k.value)
+                out["deps"] = self.deps(k.value)
             else:
                 out[k.arg] = self.attr_value(k.value)
         return out, extra
+
+    def deps(self, node: ast.AST) -> list:
+        """``deps=[...]``: TaskId scalars, TASK_ID array elements or whole TASK_ID arrays; None is dropped."""
+        if not isinstance(node, (ast.List, ast.Tuple)):
+            raise self.err(node, "deps= takes a list of task ids", "write deps=[tid] or deps=[tids]", ParseTypeError)
+        entries = []
+        for e in node.elts:
+            if isinstance(e, ast.Constant) and e.value is None:
+                continue
+            v = self.value(e)
+            if not isinstance(v, ir.Expr) or not is_task_id_or_array(v.type):
+                what = describe(v.type) if isinstance(v, ir.Expr) else repr(v)
+                raise self.err(e, f"a deps= entry must be a task id (pl.Scalar[pl.TASK_ID]) or an array of them, "
+                               f"got {what}", "bind a scope's task id with `with pl.at(...) as tid:` and pass "
+                               "deps=[tid], or collect task ids in pl.array.create(n, pl.TASK_ID)", ParseTypeError)
+            entries.append(v)
+        return entries
+
+    def task_id_target(self, item: ast.withitem, fn_name: str, level: ir.Level | None) -> str | None:
+        """The name of ``as tid``, where the scope is one task (pl.at at CORE_GROUP, pl.spmd)."""
+        target = item.optional_vars
+        if target is None:
+            return None
+        if not isinstance(target, ast.Name):
+            raise self.err(target, "`as` binds one name, the scope's task id", "write `as tid`", ParseSyntaxError)
+        if fn_name == "cluster":
+            raise self.err(target, "pl.cluster() is not a task and has no task id",
+                           "drop `as ...`; bind the task id of a pl.at(level=pl.Level.CORE_GROUP) or pl.spmd scope",
+                           ParseSyntaxError)
+        if fn_name == "at" and level != ir.Level.CORE_GROUP:
+            raise self.err(target, f"only pl.at(level=pl.Level.CORE_GROUP) is a task with a task id, not level "
+                           f"{level.name}", "drop `as ...`, or bind the task id of a CORE_GROUP scope",
+                           ParseSyntaxError)
+        old = self.env.get(target.id)
+        if isinstance(old, ir.Expr) and not is_task_id(old.type):
+            raise self.err(target, f"'{target.id}' was {describe(old.type)} and is rebound as a task id",
+                           "a name keeps its type; use a new name for the task id", ParseTypeError)
+        return target.id
 
     def stmt_With(self, node: ast.With) -> None:
         if len(node.items) != 1:
@@ -310,9 +350,20 @@ class ControlFlowMixin:
         if not isinstance(fn, Intrinsic) or fn.name not in ("at", "spmd", "cluster"):
             raise self.err(call, "a kernel's with statement opens pl.at(...), pl.spmd(...) or pl.cluster()",
                            cls=ParseSyntaxError)
-        if item.optional_vars is not None:
-            raise self.err(item.optional_vars, "`as tid` (a scope's task id) needs task submission, which this IR "
-                           "does not model yet", "drop `as ...`; order tasks through their data", ParseSyntaxError)
+        # `as tid` names the task the scope submits: it is unbound in the scope's own deps= and body.
+        pending = item.optional_vars.id if isinstance(item.optional_vars, ast.Name) else None
+        outer = self.pending_task_ids.get(pending)
+        if pending is not None:
+            self.pending_task_ids[pending] = node
+        try:
+            self.scope_stmt(node, item, call, fn)
+        finally:
+            if outer is not None:
+                self.pending_task_ids[pending] = outer
+            else:
+                self.pending_task_ids.pop(pending, None)
+
+    def scope_stmt(self, node: ast.With, item: ast.withitem, call: ast.Call, fn: Intrinsic) -> None:
         kw, extra = self.scope_kwargs(call)
         args = [self.value(a) for a in call.args]
         scope: dict[str, Any] = {}
@@ -348,15 +399,24 @@ class ControlFlowMixin:
             scope.update(core_num=self.to_expr(core_num, call), sync_start=bool(kw.pop("sync_start", False)))
         else:
             kind = ir.ScopeKind.Cluster
+        tid_name = self.task_id_target(item, fn.name, scope.get("level", ir.Level.CORE_GROUP))
+        if fn.name == "spmd" and "deps" in kw and tid_name is None:
+            raise self.err(call, "pl.spmd() does not accept 'deps=' here",
+                           "bind the scope's task id: `with pl.spmd(n, deps=[...]) as tid:`", ParseTypeError)
         saved = self.plane
         self.plane = plane if self.plane != "any" else "any"
         try:
             stmts = self.stmts(node.body)
         finally:
             self.plane = saved
+        task_id = None
+        if tid_name is not None:
+            task_id = ir.Var(tid_name, ir.ScalarType(ir.DataType.TASK_ID), span=self.span(item.optional_vars))
         self.emit(ir.ScopeStmt(scope_kind=kind, body=self.block(stmts, node), name_hint=name_hint,
-                               attrs={**kw, **extra},
+                               attrs={**kw, **extra}, task_id=task_id,
                                span=self.span(node), **{k: v for k, v in scope.items() if v is not None}))
+        if task_id is not None:
+            self.env[tid_name] = task_id
 
     def spmd_loop(self, node: ast.For) -> None:
         """``for i in pl.spmd(n):``: an Spmd scope whose body, an InCore region, reads its block index
@@ -365,6 +425,10 @@ class ControlFlowMixin:
         if not isinstance(node.target, ast.Name):
             raise self.err(node.target, "`for i in pl.spmd(n)` binds one name", cls=ParseSyntaxError)
         kw, extra = self.scope_kwargs(call)
+        if "deps" in kw:
+            raise self.err(call, "pl.spmd() does not accept 'deps=' here",
+                           "use the with form and bind its task id: `with pl.spmd(n, deps=[...]) as tid:`",
+                           ParseTypeError)
         args = [self.value(a) for a in call.args]
         core_num = args[0] if args else kw.pop("core_num", None)
         if core_num is None:

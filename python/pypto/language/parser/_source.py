@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import ast
+import bisect
 import inspect
+import io
 import linecache
 import textwrap
+import tokenize
 from dataclasses import dataclass, field
 
 from pypto import ir
@@ -19,6 +22,8 @@ class Source:
     tree: ast.Module
     col_shift: int = 0
     module_names: dict = field(default_factory=dict)
+    # Full-line `#` comments by the line of the statement they precede (DSL text only).
+    comments: dict[int, list[str]] = field(default_factory=dict)
 
     @classmethod
     def of_object(cls, obj) -> "Source":
@@ -46,7 +51,11 @@ class Source:
             from pypto.language.errors import ParseSyntaxError
             raise ParseSyntaxError(f"invalid Python: {e.msg}", filename, e.lineno or 0, (e.offset or 1) - 1,
                                    source_line=(e.text or "").rstrip("\n")) from None
-        return cls(filename, text.splitlines(), tree, 0)
+        return cls(filename, text.splitlines(), tree, 0, comments=_leading_comments(text, tree))
+
+    def take_comments(self, node: ast.AST) -> list[str]:
+        """The comments above ``node``'s statement, once: a statement parsed twice gets them once."""
+        return self.comments.pop(getattr(node, "lineno", 0), [])
 
     def span(self, node: ast.AST) -> ir.Span:
         line = getattr(node, "lineno", 0)
@@ -66,3 +75,18 @@ class Source:
         end = node.end_col_offset if node.end_lineno == node.lineno else None
         return cls(message, self.filename, node.lineno, node.col_offset + self.col_shift,
                    end + self.col_shift if end is not None else None, hint, source_line=self.line_text(node.lineno))
+
+
+def _leading_comments(text: str, tree: ast.Module) -> dict[int, list[str]]:
+    """Each full-line comment, without its `#` and one space, under the first statement after it."""
+    starts = sorted({n.lineno for n in ast.walk(tree) if isinstance(n, ast.stmt)})
+    comments: dict[int, list[str]] = {}
+    for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+        if tok.type != tokenize.COMMENT or tok.line[:tok.start[1]].strip():
+            continue
+        i = bisect.bisect_right(starts, tok.start[0])
+        if i == len(starts):
+            continue
+        body = tok.string[1:]
+        comments.setdefault(starts[i], []).append(body[1:] if body.startswith(" ") else body)
+    return comments

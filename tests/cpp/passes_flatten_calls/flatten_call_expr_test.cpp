@@ -243,6 +243,50 @@ TEST(FlattenCallExprPlugin, RequiresSSAForm) {
   }
 }
 
+// An spmd scope's core count is evaluated before the scope: its call goes
+// before it; the call nested in the body stays inside.
+TEST(FlattenCallExpr, BindsAScopeCoreCountBeforeTheScope) {
+  auto build = [](bool flattened) {
+    auto n = IndexVar("n");
+    auto x = IndexVar("x");
+    auto cores = IndexCall("cores", {n});
+    auto inner = IndexCall("g", {n});
+    std::vector<StmtPtr> body;
+    std::vector<StmtPtr> scope_body;
+    ExprPtr core_num = cores;
+    ExprPtr arg = inner;
+    if (flattened) {
+      auto t1 = Temp(1, cores);
+      body.push_back(Assign(t1, cores));
+      core_num = t1;
+      auto t0 = Temp(0, inner);
+      scope_body.push_back(Assign(t0, inner));
+      arg = t0;
+    }
+    scope_body.push_back(Assign(x, IndexCall("f", {arg})));
+    auto scope = std::make_shared<ScopeStmt>();
+    scope->scope_kind = ScopeKind::Spmd;
+    scope->body = Seq(scope_body);
+    scope->core_num = core_num;
+    body.push_back(scope);
+    body.push_back(Return({x}));
+    return ProgramOf({n}, Seq(body), {Scalar(DataType::INDEX)});
+  };
+  auto program = build(false);
+  EXPECT_VALID_IR(program);
+  auto out = passes::FlattenCallExpr(program);
+  EXPECT_VALID_IR(out);
+  EXPECT_SAME_IR(out, build(true));
+  EXPECT_EQ(Printed(out),
+            "@pl.function\n"
+            "def main(self, n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n"
+            "    __tmp_v1: pl.Scalar[pl.INDEX] = pl.cores(n)\n"
+            "    with pl.spmd(__tmp_v1):\n"
+            "        __tmp_v0: pl.Scalar[pl.INDEX] = pl.g(n)\n"
+            "        x: pl.Scalar[pl.INDEX] = pl.f(__tmp_v0)\n"
+            "    return x\n");
+}
+
 TEST(FlattenCallExpr, IsIdempotentAndLeavesTopLevelCallsAlone) {
   auto once = passes::FlattenCallExpr(NestedChainInScope());
   EXPECT_EQ(passes::FlattenCallExpr(once), once);

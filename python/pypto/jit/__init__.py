@@ -11,10 +11,8 @@ from pypto.jit.compiled import CompiledProgram
 from pypto.jit.decorators import JitDecorator, KernelDecorator, jit
 from pypto.jit.errors import (
     CodegenUnavailableError,
-    FrontendUnavailableError,
     KernelArgumentError,
     KernelShapeError,
-    NotImplementedYetError,
 )
 from pypto.jit.function import KINDS, JITFunction, Specialization
 
@@ -25,13 +23,11 @@ __all__ = [
     "CodegenUnavailableError",
     "CompiledProgram",
     "DynamicDim",
-    "FrontendUnavailableError",
     "JITFunction",
     "JitDecorator",
     "KernelArgumentError",
     "KernelDecorator",
     "KernelShapeError",
-    "NotImplementedYetError",
     "ParamSpec",
     "Specialization",
     "SpecializationKey",

@@ -39,7 +39,7 @@ class CompiledProgram:
         return self.output_dir / "passes_dump"
 
     def missing_piece(self) -> str:
-        return (f"kernel code generation for platform '{self.platform}' is not implemented yet: "
+        return (f"kernel code generation for platform '{self.platform}' is not available yet: "
                 f"compile() stops after the passes (the lowered program is CompiledProgram.program"
                 f"{', printed per pass under ' + str(self.passes_dump_dir) if self.passes_dump_dir.is_dir() else ''}); "
                 f"see {CODEGEN_DOCS}")

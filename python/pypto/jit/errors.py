@@ -161,13 +161,5 @@ class KernelShapeError(pypto.InvalidValueError):
         return _located(cls, message, site, argument)
 
 
-class NotImplementedYetError(pypto.Error, NotImplementedError):
-    """A stage of the compile-and-run flow that this build of PyPTO does not provide yet."""
-
-
-class FrontendUnavailableError(NotImplementedYetError):
-    """The Python front end (pypto.language.parser.parse_jit) is not installed."""
-
-
-class CodegenUnavailableError(NotImplementedYetError):
+class CodegenUnavailableError(pypto.Error, NotImplementedError):
     """Kernel code generation for the platform does not exist yet, so the program cannot run."""

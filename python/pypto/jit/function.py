@@ -35,7 +35,6 @@ from pypto.jit.compiled import CompiledProgram
 from pypto.jit.errors import (
     ArgumentRef,
     CallSite,
-    FrontendUnavailableError,
     KernelArgumentError,
     KernelShapeError,
     find_call_site,
@@ -250,14 +249,8 @@ class JITFunction:
                                specialization.key)
 
     def _parse(self, specialization: Specialization) -> ir.Program:
-        try:
-            parser = importlib.import_module("pypto.language.parser")
-        except ModuleNotFoundError as exc:
-            if exc.name not in ("pypto.language", "pypto.language.parser"):
-                raise
-            raise FrontendUnavailableError(
-                "the Python front end (pypto.language.parser.parse_jit) is not installed in this build, so "
-                f"{self.__name__} cannot be parsed") from exc
+        # Looked up at call time: pypto.language imports this module for `pl.jit`.
+        parser = importlib.import_module("pypto.language.parser")
         return parser.parse_jit(self, param_types=specialization.param_types,
                                 scalar_values=specialization.scalar_values,
                                 program_name=specialization.program_name)

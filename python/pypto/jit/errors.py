@@ -161,5 +161,5 @@ class KernelShapeError(pypto.InvalidValueError):
         return _located(cls, message, site, argument)
 
 
-class CodegenUnavailableError(pypto.Error, NotImplementedError):
+class CodegenUnavailableError(pypto.Error):
     """Kernel code generation for the platform does not exist yet, so the program cannot run."""

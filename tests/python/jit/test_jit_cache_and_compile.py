@@ -209,7 +209,7 @@ def test_calling_says_which_piece_is_missing(parser, build_dir):
     x = torch.zeros(8, 8)
     with pytest.raises(CodegenUnavailableError) as info:
         add(x, x, x, config=config(dump_passes=True))
-    assert isinstance(info.value, pypto.Error) and isinstance(info.value, NotImplementedError)
+    assert isinstance(info.value, pypto.Error)
     assert str(info.value).startswith("kernel code generation for platform 'a2a3sim' is not available yet: "
                                       "compile() stops after the passes")
     assert "passes_dump" in str(info.value)

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "pypto/ir/fresh_copy.h"
 #include "pypto/ir/mutator.h"
 #include "pypto/ir/visitor.h"
 #include "pypto/support/error.h"
@@ -26,7 +27,6 @@ using ir::VarPtr;
 namespace {
 
 using InlineTable = std::unordered_map<std::string, FunctionPtr>;
-using Substitutions = std::unordered_map<const ir::Var*, ExprPtr>;
 
 // The Inline function `call` calls, or null.
 FunctionPtr InlineCallee(const InlineTable& table, const ExprPtr& expr) {
@@ -99,56 +99,6 @@ class CycleFinder {
   std::unordered_map<std::string, std::vector<std::string>> edges_;
   std::vector<std::string> path_;
   std::unordered_set<std::string> done_;
-};
-
-// Copies an Inline function's body for one call site: parameters become the
-// call's arguments, and every variable the body defines gets a fresh Var
-// named `<name><suffix>`, so that several copies can sit in one function.
-class BodyCopier : public ir::IRMutator {
- public:
-  using IRMutator::Mutate_;
-
-  BodyCopier(Substitutions substitutions, std::string suffix)
-      : substitutions_(std::move(substitutions)), suffix_(std::move(suffix)) {}
-
-  VarPtr VisitVarDef(const VarPtr& var) override {
-    TypePtr type = VisitType(var->type);
-    VarPtr fresh;
-    if (auto iter_arg = As<ir::IterArg>(var)) {
-      ExprPtr init = iter_arg->init_value ? VisitExpr(iter_arg->init_value) : nullptr;
-      fresh = ir::IterArg::Make(var->name_hint + suffix_, std::move(type), std::move(init), var->span);
-    } else {
-      fresh = ir::Var::Make(var->name_hint + suffix_, std::move(type), var->span);
-    }
-    Remap(var, fresh);
-    return fresh;
-  }
-
-  ExprPtr Mutate_(const Ref<ir::Var>& node) override { return Substitute(node); }
-  ExprPtr Mutate_(const Ref<ir::IterArg>& node) override { return Substitute(node); }
-
-  // Dims of tensor types may name parameters (dynamic shapes).
-  TypePtr VisitType(const TypePtr& type) override {
-    if (!type) return type;
-    return ir::DispatchNode(*type, [&](const auto& concrete) -> TypePtr {
-      using T = std::decay_t<decltype(concrete)>;
-      if constexpr (std::is_base_of_v<ir::Type, T>) {
-        return MutateChildren(std::static_pointer_cast<const T>(type));
-      } else {
-        return type;
-      }
-    });
-  }
-
- private:
-  ExprPtr Substitute(const VarPtr& var) {
-    auto it = substitutions_.find(var.get());
-    if (it != substitutions_.end()) return it->second;
-    return Remapped(var);
-  }
-
-  Substitutions substitutions_;
-  std::string suffix_;
 };
 
 // A return anywhere but at the end of the body cannot be spliced.
@@ -271,10 +221,10 @@ class Inliner : public ir::IRMutator {
                       std::to_string(args.size()) + "; pass one argument per parameter",
                   span);
     }
-    Substitutions substitutions;
+    ir::VarSubstitutions substitutions;
     for (size_t i = 0; i < args.size(); ++i) substitutions[callee.params[i].get()] = args[i];
     const std::string suffix = "_inline" + std::to_string(site_count_++);
-    std::vector<StmtPtr> body = ir::Flatten(BodyCopier(std::move(substitutions), suffix).VisitStmt(callee.body));
+    std::vector<StmtPtr> body = ir::Flatten(ir::CopyWithFreshDefinitions(callee.body, std::move(substitutions), suffix));
 
     std::vector<ExprPtr> results;
     if (!body.empty()) {

@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "pypto/ir/fresh_copy.h"
 #include "pypto/ir/mutator.h"
 #include "pypto/ir/visitor.h"
 #include "pypto/support/error.h"
@@ -22,68 +23,6 @@ using ir::VarPtr;
 
 namespace {
 
-using Substitutions = std::unordered_map<const ir::Var*, ExprPtr>;
-
-// Copies a statement, giving every variable it defines a fresh Var (so that
-// copies can sit side by side and the program stays SSA) and replacing the
-// variables in `substitutions` by expressions. Types are rewritten as well,
-// because dims may name replaced or redefined variables.
-class FreshCopier : public ir::IRMutator {
- public:
-  using IRMutator::Mutate_;
-
-  FreshCopier(Substitutions substitutions, std::string name_suffix)
-      : substitutions_(std::move(substitutions)), name_suffix_(std::move(name_suffix)) {}
-
-  VarPtr VisitVarDef(const VarPtr& var) override {
-    VarPtr fresh = MakeFresh(var);
-    Remap(var, fresh);
-    return fresh;
-  }
-
-  ExprPtr Mutate_(const Ref<ir::Var>& node) override { return Substitute(node); }
-  ExprPtr Mutate_(const Ref<ir::IterArg>& node) override { return Substitute(node); }
-
-  TypePtr VisitType(const TypePtr& type) override {
-    if (!type) return type;
-    return ir::DispatchNode(*type, [&](const auto& concrete) -> TypePtr {
-      using T = std::decay_t<decltype(concrete)>;
-      if constexpr (std::is_base_of_v<ir::Type, T>) {
-        return MutateChildren(std::static_pointer_cast<const T>(type));
-      } else {
-        return type;
-      }
-    });
-  }
-
- private:
-  ExprPtr Substitute(const VarPtr& var) {
-    auto it = substitutions_.find(var.get());
-    if (it != substitutions_.end()) return it->second;
-    return Remapped(var);
-  }
-
-  VarPtr MakeFresh(const VarPtr& var) {
-    std::string name = var->name_hint + name_suffix_;
-    TypePtr type = VisitType(var->type);
-    if (auto iter_arg = As<ir::IterArg>(var)) {
-      ExprPtr init = iter_arg->init_value ? VisitExpr(iter_arg->init_value) : nullptr;
-      return ir::IterArg::Make(std::move(name), std::move(type), std::move(init), var->span);
-    }
-    if (auto memref = As<ir::MemRef>(var)) {
-      auto copy = std::make_shared<ir::MemRef>(*memref);  // the copy gets its own unique_id
-      copy->name_hint = std::move(name);
-      copy->type = std::move(type);
-      if (memref->base) copy->base = As<ir::Var>(VisitExpr(memref->base));
-      if (memref->byte_offset) copy->byte_offset = VisitExpr(memref->byte_offset);
-      return copy;
-    }
-    return ir::Var::Make(std::move(name), std::move(type), var->span);
-  }
-
-  Substitutions substitutions_;
-  std::string name_suffix_;
-};
 
 // The first break or continue that would leave the loop whose body is
 // visited; exits inside nested loops leave those loops and are fine.
@@ -239,12 +178,12 @@ class Unroller : public ir::IRMutator {
     for (uint64_t k = 0; k < count; ++k) {
       const std::string suffix = "_" + std::to_string(k);
       const int64_t value = range.start + static_cast<int64_t>(k) * range.step;
-      Substitutions substitutions;
+      ir::VarSubstitutions substitutions;
       substitutions[loop.loop_var.get()] = ir::ConstInt::Make(value, index_dtype, loop.loop_var->span);
       for (size_t j = 0; j < loop.iter_args.size(); ++j) {
         substitutions[loop.iter_args[j].get()] = Bind(carried[j], loop.iter_args[j], suffix, stmts);
       }
-      StmtPtr copy = VisitStmt(FreshCopier(std::move(substitutions), suffix).VisitStmt(loop.body));
+      StmtPtr copy = VisitStmt(ir::CopyWithFreshDefinitions(loop.body, std::move(substitutions), suffix));
       std::vector<StmtPtr> body = ir::Flatten(copy);
       if (!loop.iter_args.empty()) {
         carried = As<ir::YieldStmt>(body.back())->values;

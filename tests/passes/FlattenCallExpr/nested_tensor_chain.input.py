@@ -1,0 +1,9 @@
+# pypto.program: nested
+import pypto.language as pl
+
+@pl.program
+class nested:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, a: pl.Tensor[[64, 64], pl.FP32], b: pl.Tensor[[64, 64], pl.FP32], out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:
+        r: pl.Tensor[[64, 64], pl.FP32] = pl.tensor.assemble(out, pl.tensor.exp(pl.tensor.add(a, b)), [0, 0])
+        return r

@@ -1,0 +1,11 @@
+# pypto.program: too_many
+import pypto.language as pl
+
+@pl.program
+class too_many:
+    @pl.function
+    def f(self, n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:
+        for i, (acc,) in pl.unroll(0, 40, 1, init_values=(n,)):
+            nxt: pl.Scalar[pl.INDEX] = acc + i
+            total: pl.Scalar[pl.INDEX] = pl.yield_(nxt)
+        return total

@@ -497,7 +497,9 @@ class KernelConverter : public ir::IRMutator {
     std::vector<ExprPtr> values;
     for (size_t k = 0; k < ret.values.size(); ++k) {
       VarPtr tile = TileOf(ret.values[k]);
-      if (!tile || param_tiles_.count(As<Var>(ret.values[k]).get())) {
+      // A function declared to return a tile already works on tiles: its result stays one.
+      bool declared_tile = k < f_.return_types.size() && IsA<ir::TileType>(f_.return_types[k]);
+      if (!tile || declared_tile || param_tiles_.count(As<Var>(ret.values[k]).get())) {
         values.push_back(VisitExpr(ret.values[k]));
         continue;
       }

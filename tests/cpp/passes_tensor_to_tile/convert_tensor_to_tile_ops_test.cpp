@@ -357,6 +357,19 @@ TEST(ConvertTensorToTileOps, RejectsAnInvalidCapacityOption) {
   }
 }
 
+// A kernel declared to take and return tiles already works at tile level:
+// its returned tile is not stored into a new Out param.
+TEST(ConvertTensorToTileOps, LeavesAFunctionThatReturnsATileAsItIs) {
+  auto tile_type = TileType::Make({16, 16}, DataType::FP16, MemorySpace::Vec);
+  auto t = Var::Make("t", tile_type);
+  auto u = Var::Make("u", tile_type);
+  VarPtr sum;
+  auto program = Program::Make("test", {Kernel({t, u}, {ParamDirection::In, ParamDirection::In},
+                                               Seq({Let(sum, "sum", Op("tile.add", {t, u})), Return({sum})}),
+                                               {tile_type})});
+  EXPECT_SAME_IR(Converted(program), program);
+}
+
 TEST(ConvertTensorToTileOps, IsIdempotent) {
   auto x = TensorVar("x", {64, 64});
   VarPtr e;

@@ -257,12 +257,13 @@ StmtPtr SpliceBranch(const ir::IfStmt& s, const StmtPtr& branch) {
 
 // What uses of `var = value` can read instead of `var`: the literal value
 // (integer literals take the variable's integer dtype when the value fits),
-// or the variable it copies when both are scalars of one dtype. nullptr otherwise.
+// or the variable it copies when both have one type (a copy of a tensor or a
+// tile is an alias, not a data copy). nullptr otherwise.
 ExprPtr ReplacementForVar(const VarPtr& var, const ExprPtr& value) {
+  if (ir::IsA<ir::Var>(value)) return ir::StructuralEqual(var->type, value->type) ? value : nullptr;
   auto var_dtype = ir::ScalarDType(var->type);
   auto value_dtype = ir::ScalarDType(value->type);
   if (!var_dtype || !value_dtype) return nullptr;
-  if (ir::IsA<ir::Var>(value)) return *var_dtype == *value_dtype ? value : nullptr;
   if (!simplify::IsLiteral(value)) return nullptr;
   if (*var_dtype == *value_dtype) return value;
   if (var_dtype->is_int() && value_dtype->is_int()) return simplify::ConvertLiteral(value, *var_dtype, value->span);

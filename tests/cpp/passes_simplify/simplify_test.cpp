@@ -176,6 +176,25 @@ TEST(Simplify, PropagatesConstantsAndRetypesIntegerLiterals) {
   EXPECT_SAME_IR(Simplified(ProgramOf({n}, input)), ProgramOf({n}, expected));
 }
 
+// `b = a` of a tensor is an alias: uses of b read a, and the copy goes away.
+TEST(Simplify, PropagatesCopiesOfTensorsOfOneType) {
+  auto tensor = TensorType::Make(std::vector<int64_t>{64, 64}, DataType::FP32);
+  auto a = Var::Make("a", tensor);
+  auto b = Var::Make("b", tensor);
+  auto input = Seq({Assign(b, a), Return({b})});
+  EXPECT_SAME_IR(Simplified(ProgramOf({a}, input, {tensor})), ProgramOf({a}, Seq({Return({a})}), {tensor}));
+}
+
+TEST(Simplify, KeepsACopyThatChangesTheType) {
+  auto a = Var::Make("a", TensorType::Make(std::vector<int64_t>{64, 64}, DataType::FP32));
+  auto b = Var::Make("b", TensorType::Make(Ints({64, 64}), DataType::FP32, TensorLayout::DN));
+  auto input = Seq({Assign(b, a), Return({b})});
+  auto program = ProgramOf({a}, input, {b->type});
+  SimplifyPass pass;
+  pass::PassContext ctx;
+  EXPECT_SAME_IR(pass.Run(program, ctx), program);
+}
+
 TEST(Simplify, SplicesTheTakenBranchOfAConstantIf) {
   auto n = IndexVar("n");
   auto t = IndexVar("t");

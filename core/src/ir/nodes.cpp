@@ -170,6 +170,11 @@ Ref<MemRef> MemRef::Make(std::string name_hint, MemorySpace memory_space, VarPtr
   return v;
 }
 
+MemRefPtr MemRefOf(const VarPtr& var) {
+  auto tile = var ? As<TileType>(var->type) : nullptr;
+  return tile ? tile->memref : nullptr;
+}
+
 Ref<ConstInt> ConstInt::Make(int64_t value, DataType dtype, Span span) {
   auto c = std::make_shared<ConstInt>();
   c->value = value;
@@ -508,6 +513,10 @@ Ref<Function> Function::Make(std::string name, FunctionType func_type, std::vect
   f->body = std::move(body);
   f->span = std::move(span);
   return f;
+}
+
+bool IsCoreKernel(FunctionType type) {
+  return type == FunctionType::InCore || type == FunctionType::AIC || type == FunctionType::AIV;
 }
 
 namespace {

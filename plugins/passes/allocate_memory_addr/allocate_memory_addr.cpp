@@ -24,15 +24,6 @@ using ir::VarPtr;
 
 namespace {
 
-bool IsKernel(ir::FunctionType type) {
-  return type == ir::FunctionType::InCore || type == ir::FunctionType::AIC || type == ir::FunctionType::AIV;
-}
-
-MemRefPtr MemRefOf(const VarPtr& var) {
-  auto tile = var ? As<ir::TileType>(var->type) : nullptr;
-  return tile ? tile->memref : nullptr;
-}
-
 // One buffer and the tiles placed in it, in definition order.
 struct Buffer {
   MemRefPtr memref;
@@ -44,7 +35,7 @@ class BufferCollector : public ir::IRVisitor {
   std::vector<Buffer> buffers;
 
   void VisitVarDef(const VarPtr& var) override {
-    if (MemRefPtr memref = MemRefOf(var)) {
+    if (MemRefPtr memref = ir::MemRefOf(var)) {
       auto [it, inserted] = index_.emplace(memref.get(), buffers.size());
       if (inserted) buffers.push_back(Buffer{memref, {}});
       buffers[it->second].tiles.push_back(var);
@@ -123,7 +114,7 @@ class AddressWriter : public ir::IRMutator {
   explicit AddressWriter(std::unordered_map<const ir::MemRef*, MemRefPtr> placed) : placed_(std::move(placed)) {}
 
   VarPtr VisitVarDef(const VarPtr& var) override {
-    MemRefPtr memref = MemRefOf(var);
+    MemRefPtr memref = ir::MemRefOf(var);
     auto it = memref ? placed_.find(memref.get()) : placed_.end();
     if (it == placed_.end()) return IRMutator::VisitVarDef(var);
     auto type = std::make_shared<ir::TileType>(*As<ir::TileType>(var->type));
@@ -166,7 +157,7 @@ ir::ProgramPtr AllocateMemoryAddrPass::Run(const ir::ProgramPtr& program, pass::
   std::vector<FunctionPtr> functions;
   bool changed = false;
   for (const auto& function : program->functions) {
-    functions.push_back(IsKernel(function->func_type) ? AllocateAddresses(function, platform) : function);
+    functions.push_back(ir::IsCoreKernel(function->func_type) ? AllocateAddresses(function, platform) : function);
     changed |= functions.back() != function;
   }
   if (!changed) return program;

@@ -29,11 +29,6 @@ namespace {
 
 constexpr const char* kPass = "ConvertTensorToTileOps";
 
-bool IsKernel(const ir::Function& f) {
-  return f.func_type == ir::FunctionType::InCore || f.func_type == ir::FunctionType::AIC ||
-         f.func_type == ir::FunctionType::AIV;
-}
-
 CallPtr Create(const std::string& op, std::vector<ExprPtr> args, Attrs kwargs, const Span& span) {
   return ops::OpRegistry::Global().Create(op, std::move(args), std::move(kwargs), span);
 }
@@ -711,7 +706,7 @@ ir::ProgramPtr ConvertTensorToTileOps(const ir::ProgramPtr& program, int64_t vec
   std::vector<ir::FunctionPtr> functions;
   std::map<std::string, std::vector<VarPtr>> new_outs;
   for (const auto& f : program->functions) {
-    if (!IsKernel(*f)) {
+    if (!ir::IsCoreKernel(f->func_type)) {
       functions.push_back(f);
       continue;
     }
@@ -721,7 +716,7 @@ ir::ProgramPtr ConvertTensorToTileOps(const ir::ProgramPtr& program, int64_t vec
   }
   CallerUpdater callers(new_outs);
   for (auto& f : functions) {
-    if (!IsKernel(*f)) f = callers.VisitFunction(f);
+    if (!ir::IsCoreKernel(f->func_type)) f = callers.VisitFunction(f);
   }
   auto copy = std::make_shared<ir::Program>(*program);
   copy->functions = std::move(functions);

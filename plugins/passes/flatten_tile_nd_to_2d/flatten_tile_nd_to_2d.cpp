@@ -30,11 +30,6 @@ constexpr const char* kPass = "FlattenTileNdTo2D";
 const std::set<std::string> kDimIndexedOps = {"tile.slice", "tile.extract",   "tile.assemble", "tile.read",
                                               "tile.write", "tile.transpose", "tile.concat",   "tile.set_validshape"};
 
-bool IsKernel(const ir::Function& f) {
-  return f.func_type == ir::FunctionType::InCore || f.func_type == ir::FunctionType::AIC ||
-         f.func_type == ir::FunctionType::AIV;
-}
-
 Ref<ir::TileType> TileTypeOf(const TypePtr& type) { return As<ir::TileType>(type); }
 
 bool NeedsFlattening(const TypePtr& type) {
@@ -220,7 +215,7 @@ ir::ProgramPtr FlattenTileNdTo2DPass::Run(const ir::ProgramPtr& program, pass::P
   std::vector<ir::FunctionPtr> functions;
   bool changed = false;
   for (const auto& f : program->functions) {
-    ir::FunctionPtr updated = IsKernel(*f) ? Flattener(*f).VisitFunction(f) : f;
+    ir::FunctionPtr updated = ir::IsCoreKernel(f->func_type) ? Flattener(*f).VisitFunction(f) : f;
     changed |= updated != f;
     functions.push_back(updated);
   }

@@ -31,11 +31,6 @@ using OptionalSpace = std::optional<MemorySpace>;
 
 constexpr const char* kPass = "InferTileMemorySpace";
 
-bool IsKernel(const ir::Function& f) {
-  return f.func_type == ir::FunctionType::InCore || f.func_type == ir::FunctionType::AIC ||
-         f.func_type == ir::FunctionType::AIV;
-}
-
 OptionalSpace DeclaredSpace(const TypePtr& type) {
   auto tile = As<ir::TileType>(type);
   return tile ? tile->memory_space : std::nullopt;
@@ -517,7 +512,7 @@ ir::ProgramPtr InferTileMemorySpacePass::Run(const ir::ProgramPtr& program, pass
   std::vector<ir::FunctionPtr> functions;
   bool changed = false;
   for (const auto& function : program->functions) {
-    ir::FunctionPtr updated = IsKernel(*function) ? InferFunction(function) : function;
+    ir::FunctionPtr updated = ir::IsCoreKernel(function->func_type) ? InferFunction(function) : function;
     changed |= updated != function;
     functions.push_back(updated);
   }

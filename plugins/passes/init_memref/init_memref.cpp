@@ -29,10 +29,6 @@ namespace {
 // Ops whose result is the source tile's storage under another shape or window.
 const std::set<std::string> kViewOps = {"tile.reshape", "tile.slice", "tile.set_validshape"};
 
-bool IsKernel(ir::FunctionType type) {
-  return type == ir::FunctionType::InCore || type == ir::FunctionType::AIC || type == ir::FunctionType::AIV;
-}
-
 Ref<ir::TileType> TileTypeOf(const ExprPtr& e) { return e ? As<ir::TileType>(e->type) : nullptr; }
 
 // The tile variable `e` is, if it is one.
@@ -289,7 +285,7 @@ ir::ProgramPtr InitMemRefPass::Run(const ir::ProgramPtr& program, pass::PassCont
   std::vector<FunctionPtr> functions;
   bool changed = false;
   for (const auto& function : program->functions) {
-    functions.push_back(IsKernel(function->func_type) ? AttachMemRefs(function) : function);
+    functions.push_back(ir::IsCoreKernel(function->func_type) ? AttachMemRefs(function) : function);
     changed |= functions.back() != function;
   }
   if (!changed) return program;

@@ -24,15 +24,6 @@ using ir::VarPtr;
 
 namespace {
 
-bool IsKernel(ir::FunctionType type) {
-  return type == ir::FunctionType::InCore || type == ir::FunctionType::AIC || type == ir::FunctionType::AIV;
-}
-
-MemRefPtr MemRefOf(const VarPtr& var) {
-  auto tile = var ? As<ir::TileType>(var->type) : nullptr;
-  return tile ? tile->memref : nullptr;
-}
-
 // When one buffer is in use, in statement positions of the function.
 struct Lifetime {
   MemRefPtr memref;
@@ -119,7 +110,7 @@ class LifetimeCollector : public ir::IRVisitor {
 
   void Define(const VarPtr& var, const Ref<ir::Call>& call) {
     def_depth_[var.get()] = loops_.size();
-    MemRefPtr memref = MemRefOf(var);
+    MemRefPtr memref = ir::MemRefOf(var);
     if (!memref) return;
     auto [it, inserted] = lifetimes.emplace(memref.get(), Lifetime{memref, position_, position_, false});
     if (inserted) {
@@ -132,7 +123,7 @@ class LifetimeCollector : public ir::IRVisitor {
   // A value defined outside a loop and read inside it is read again by every
   // iteration, so it lives until the loop ends.
   void Use(const VarPtr& var) {
-    MemRefPtr memref = MemRefOf(var);
+    MemRefPtr memref = ir::MemRefOf(var);
     if (!memref) return;
     auto it = lifetimes.find(memref.get());
     if (it == lifetimes.end()) return;
@@ -214,7 +205,7 @@ class BufferMerger : public ir::IRMutator {
       : replacement_(std::move(replacement)), dropped_bases_(std::move(dropped_bases)) {}
 
   VarPtr VisitVarDef(const VarPtr& var) override {
-    MemRefPtr memref = MemRefOf(var);
+    MemRefPtr memref = ir::MemRefOf(var);
     auto it = memref ? replacement_.find(memref.get()) : replacement_.end();
     if (it == replacement_.end()) return IRMutator::VisitVarDef(var);
     auto type = std::make_shared<ir::TileType>(*As<ir::TileType>(var->type));
@@ -263,7 +254,7 @@ ir::ProgramPtr MemoryReusePass::Run(const ir::ProgramPtr& program, pass::PassCon
   std::vector<FunctionPtr> functions;
   bool changed = false;
   for (const auto& function : program->functions) {
-    functions.push_back(IsKernel(function->func_type) ? ReuseBuffers(function) : function);
+    functions.push_back(ir::IsCoreKernel(function->func_type) ? ReuseBuffers(function) : function);
     changed |= functions.back() != function;
   }
   if (!changed) return program;

@@ -101,10 +101,4 @@ Error PassError(const ProgramPtr& program) {
   return PassError<PassT>(program, ctx);
 }
 
-// The MemRef in the type of `var`; null for other types.
-inline MemRefPtr MemRefOf(const VarPtr& var) {
-  auto tile = As<TileType>(var->type);
-  return tile ? tile->memref : nullptr;
-}
-
 }  // namespace pypto::test

@@ -91,6 +91,9 @@ class MemRef : public Var {
 };
 using MemRefPtr = Ref<MemRef>;
 
+// The buffer of a tile variable; null for other variables and unplanned tiles.
+MemRefPtr MemRefOf(const Ref<Var>& var);
+
 class ConstInt : public Expr {
  public:
   static constexpr NodeKind kKind = NodeKind::kConstInt;

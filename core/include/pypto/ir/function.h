@@ -46,6 +46,10 @@ class Function : public Node {
 };
 using FunctionPtr = Ref<Function>;
 
+// Whether functions of this type are the code of one core (InCore, AIC, AIV):
+// the functions tile-level passes rewrite.
+bool IsCoreKernel(FunctionType type);
+
 // A set of functions, kept sorted by name so printing and hashing are stable.
 class Program : public Node {
  public:

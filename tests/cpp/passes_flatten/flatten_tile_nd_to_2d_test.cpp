@@ -7,19 +7,12 @@
 #include "pypto/ops/registry.h"
 #include "pypto/pass/context.h"
 #include "pypto/support/error.h"
+#include "support/verifier_errors.h"
 
 namespace pypto::test {
 namespace {
 
 using passes::FlattenTileNdTo2DPass;
-
-std::string AllVerifierErrors(const ProgramPtr& program) {
-  std::string errors;
-  for (const auto& d : Verify(program)) {
-    if (d.severity == Diagnostic::Severity::kError) errors += d.ToString() + "\n";
-  }
-  return errors;
-}
 
 ProgramPtr Flattened(const ProgramPtr& program) {
   EXPECT_EQ(AllVerifierErrors(program), "");

@@ -8,6 +8,7 @@
 #include "pypto/ops/registry.h"
 #include "pypto/pass/manager.h"
 #include "pypto/pass/registry.h"
+#include "support/verifier_errors.h"
 
 namespace pypto::test {
 namespace {
@@ -24,14 +25,6 @@ VarPtr TensorVar(const std::string& name) { return Var::Make(name, TensorType::M
 VarPtr Temp(int k, const ExprPtr& value) { return Var::Make("__tmp_v" + std::to_string(k), value->type); }
 ExprPtr IndexCall(const std::string& op, std::vector<ExprPtr> args) {
   return CallOp(op, std::move(args), Scalar(DataType::INDEX));
-}
-
-std::string AllVerifierErrors(const ProgramPtr& program) {
-  std::string errors;
-  for (const auto& d : Verify(program)) {
-    if (d.severity == Diagnostic::Severity::kError) errors += d.ToString() + "\n";
-  }
-  return errors;
 }
 
 std::string Printed(const ProgramPtr& program) { return PrintFunction(program->functions.at(0)); }

@@ -7,6 +7,7 @@
 #include "pypto/ops/registry.h"
 #include "pypto/pass/context.h"
 #include "pypto/support/error.h"
+#include "support/verifier_errors.h"
 
 namespace pypto::test {
 namespace {
@@ -15,14 +16,6 @@ using passes::InferTileMemorySpacePass;
 
 // The full verifier, type checking included: every call here is a registered
 // op.
-std::string AllVerifierErrors(const ProgramPtr& program) {
-  std::string errors;
-  for (const auto& d : Verify(program)) {
-    if (d.severity == Diagnostic::Severity::kError) errors += d.ToString() + "\n";
-  }
-  return errors;
-}
-
 ProgramPtr InferredFromAnyInput(const ProgramPtr& program) {
   InferTileMemorySpacePass pass;
   pass::PassContext ctx;

@@ -11,6 +11,7 @@
 #include "pypto/ir/structural.h"
 #include "pypto/ir/verifier.h"
 #include "pypto/ir/visitor.h"
+#include "support/verifier_errors.h"
 
 namespace pypto::test {
 
@@ -53,11 +54,7 @@ inline std::string VerifierErrors(const ProgramPtr& program) {
   VerifyOptions options;
   options.type_check = false;
   options.placement = false;
-  std::string errors;
-  for (const auto& d : Verify(program, options)) {
-    if (d.severity == Diagnostic::Severity::kError) errors += d.ToString() + "\n";
-  }
-  return errors;
+  return AllVerifierErrors(program, options);
 }
 
 #define EXPECT_VALID_IR(program) EXPECT_EQ(::pypto::test::VerifierErrors(program), "")

@@ -6,20 +6,13 @@
 #include "pypto/ir/printer.h"
 #include "pypto/ops/registry.h"
 #include "pypto/support/error.h"
+#include "support/verifier_errors.h"
 
 namespace pypto::test {
 namespace {
 
 constexpr int64_t kA2A3Vec = 184 * 1024;
 constexpr int64_t kA5Vec = 240 * 1024;
-
-std::string AllVerifierErrors(const ProgramPtr& program) {
-  std::string errors;
-  for (const auto& d : Verify(program)) {
-    if (d.severity == Diagnostic::Severity::kError) errors += d.ToString() + "\n";
-  }
-  return errors;
-}
 
 ProgramPtr Converted(const ProgramPtr& program, int64_t capacity = kA2A3Vec) {
   EXPECT_EQ(AllVerifierErrors(program), "");

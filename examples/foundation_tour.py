@@ -66,8 +66,10 @@ def main() -> None:
     print(timing.report())
 
     print("== Plugins\n")
-    for record in plugins.discover():
-        print(f"{record['name']:<14} {record['kind']:<8} {record['version']:<8} {record['path']}")
+    records = plugins.discover()
+    width = max(len(r["name"]) for r in records)
+    for record in records:
+        print(f"{record['name']:<{width}}  {record['kind']:<8} {record['version']:<8} {record['path']}")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "passes_simplify/pass_test_util.h"
+#include "support/pass_test_util.h"
 #include "pypto/ir/printer.h"
 #include "pypto/ops/registry.h"
 #include "pypto/pass/context.h"

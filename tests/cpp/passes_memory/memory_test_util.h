@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "passes_simplify/pass_test_util.h"
+#include "support/pass_test_util.h"
 #include "pypto/ir/printer.h"
 #include "pypto/ops/registry.h"
 #include "pypto/pass/context.h"

@@ -5,7 +5,7 @@
 #include "convert_tensor_to_tile_ops.h"
 #include "flatten_tile_nd_to_2d.h"
 #include "infer_tile_memory_space.h"
-#include "passes_simplify/pass_test_util.h"
+#include "support/pass_test_util.h"
 #include "pypto/ir/printer.h"
 #include "pypto/ops/registry.h"
 #include "pypto/pass/context.h"

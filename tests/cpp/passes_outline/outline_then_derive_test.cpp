@@ -6,7 +6,7 @@
 
 #include "derive_call_directions.h"
 #include "outline_scopes.h"
-#include "passes_simplify/pass_test_util.h"
+#include "support/pass_test_util.h"
 #include "pypto/ir/printer.h"
 #include "pypto/ops/registry.h"
 #include "pypto/pass/context.h"

@@ -2,7 +2,7 @@
 // from their plugins and run by the default pipeline.
 #include <gtest/gtest.h>
 
-#include "passes_simplify/pass_test_util.h"
+#include "support/pass_test_util.h"
 #include "pypto/ir/printer.h"
 #include "pypto/pass/manager.h"
 #include "pypto/pass/registry.h"

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "passes_simplify/pass_test_util.h"
+#include "support/pass_test_util.h"
 #include "pypto/ir/printer.h"
 #include "pypto/pass/context.h"
 #include "pypto/support/error.h"

@@ -29,7 +29,11 @@ namespace pypto::pass {
   X(TileMemoryInferred, "every tile has a memory space")                                           \
   X(HasMemRefs, "every tile has a MemRef")                                                         \
   X(AllocatedMemoryAddr, "every MemRef has an address inside its space's capacity")                \
-  X(CallDirectionsResolved, "every kernel call argument has a direction")
+  X(CallDirectionsResolved, "every kernel call argument has a direction")                          \
+  X(TileCastsLegalized, "every tile cast is one the platform performs in one instruction")        \
+  X(MatmulsFitL0, "every tile matmul's operands and result fit Left, Right and Acc")              \
+  X(PipelineLoopsLowered, "no pl.pipeline loops remain")                                           \
+  X(TaskDependenciesDerived, "kernel calls carry the task dependencies the compiler could prove")
 
 enum class IRProperty {
 #define PYPTO_X(name, doc) name,

@@ -1,4 +1,4 @@
-// Shared by the Simplify and UnrollLoops tests: short builders for IR and
+// Shared by the pass tests: short builders for IR and
 // checks of the programs the passes produce.
 #pragma once
 

@@ -12,6 +12,7 @@ void BindIRFunctions(py::module_& m);
 void BindOps(py::module_& m);
 void BindPlugins(py::module_& m);
 void BindPasses(py::module_& m);
+void BindPlatforms(py::module_& m);
 
 }  // namespace pypto::python
 
@@ -30,4 +31,6 @@ PYBIND11_MODULE(_core, m) {
   BindPlugins(plugins);
   auto passes = m.def_submodule("passes", "Pass pipelines and the pass manager");
   BindPasses(passes);
+  auto platforms = m.def_submodule("platforms", "The SoC descriptions passes compile against");
+  BindPlatforms(platforms);
 }

@@ -78,8 +78,9 @@ void BindPasses(py::module_& m) {
           "run",
           [](PassManager& pm, const std::shared_ptr<ir::Program>& program, std::optional<std::filesystem::path> dump_dir,
              std::optional<bool> verify, std::vector<std::string> input_properties,
-             std::vector<std::shared_ptr<PassInstrument>> instruments) {
+             std::vector<std::shared_ptr<PassInstrument>> instruments, const std::string& platform) {
             PassContext ctx;
+            ctx.set_platform(backend::Platform::Get(platform));
             if (dump_dir) ctx.set_dump_dir(*dump_dir);
             if (verify) ctx.set_verify(*verify);
             ctx.set_properties(PropertiesFromNames(input_properties));
@@ -89,8 +90,10 @@ void BindPasses(py::module_& m) {
           py::arg("program"), py::kw_only(), py::arg("dump_dir") = py::none(), py::arg("verify") = py::none(),
           py::arg("input_properties") = std::vector<std::string>(),
           py::arg("instruments") = std::vector<std::shared_ptr<PassInstrument>>(),
-          "Runs the pipeline. dump_dir writes passes_dump/NN_<Pass>.py after every pass; verify runs the "
-          "verifier between passes (default: the pipeline file's `verify`).");
+          py::arg("platform") = std::string(backend::Platform::kDefaultName),
+          "Runs the pipeline for `platform` (capacities, casts and moves come from it). dump_dir writes "
+          "passes_dump/NN_<Pass>.py after every pass; verify runs the verifier between passes (default: the "
+          "pipeline file's `verify`).");
 }
 
 }  // namespace pypto::python

@@ -225,7 +225,8 @@ void RegisterUnary() {
         .set_type_deduce([](const DeduceContext& ctx) { return DeduceUnary(ctx, kTensor, DTypeClass::kFloat); });
   }
   for (auto [name, description] :
-       {Member{"tensor.neg", "Element-wise negation"}, Member{"tensor.abs", "Element-wise absolute value"}}) {
+       {Member{"tensor.neg", "Element-wise negation"}, Member{"tensor.abs", "Element-wise absolute value"},
+        Member{"tensor.relu", "Element-wise max(x, 0)"}}) {
     TensorOp(name, description)
         .add_argument("input", "signed integer or floating-point tensor")
         .set_type_deduce(

@@ -20,7 +20,7 @@ const std::vector<std::string> kBitwiseScalarOps = {"tensor.ands", "tensor.ors",
 const std::vector<std::string> kShiftScalarOps = {"tensor.shls", "tensor.shrs"};
 const std::vector<std::string> kFloatUnaryOps = {"tensor.exp",   "tensor.log", "tensor.sqrt", "tensor.rsqrt",
                                                  "tensor.recip", "tensor.sin", "tensor.cos"};
-const std::vector<std::string> kSignedUnaryOps = {"tensor.neg", "tensor.abs"};
+const std::vector<std::string> kSignedUnaryOps = {"tensor.neg", "tensor.abs", "tensor.relu"};
 const std::vector<std::string> kRowReductions = {"tensor.row_sum", "tensor.row_max", "tensor.row_min",
                                                  "tensor.row_prod"};
 const std::vector<std::string> kColReductions = {"tensor.col_sum", "tensor.col_max", "tensor.col_min",

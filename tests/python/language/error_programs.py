@@ -56,7 +56,7 @@ class LoadIntoLeft:
 class UnknownPlAttribute:
     @pl.function(type=pl.FunctionType.InCore)
     def f(self, a: pl.Tensor[[64, 64], pl.FP32]):
-        t = pl.relu(a)  # ERR
+        t = pl.lrelu(a, 0.1)  # ERR
         return
 
 
@@ -390,7 +390,7 @@ CASES = [
     ("tensor_create_in_incore", TensorCreateInCore, pl.PlacementError, "tensor creation inside InCore code",
      "pl.Out"),
     ("load_into_left", LoadIntoLeft, pl.ParseValueError, "cannot load straight into Left", "pl.tile.move"),
-    ("unknown_pl_attribute", UnknownPlAttribute, pl.ParseTypeError, "pl.relu does not exist", "pl.tile.relu"),
+    ("unknown_pl_attribute", UnknownPlAttribute, pl.ParseTypeError, "pl.lrelu does not exist", "pl.tile.lrelu"),
     ("yield_arity", YieldArity, pl.ParseValueError, "yield arity mismatch", ""),
     ("yield_type", YieldType, pl.ParseTypeError, "yield type mismatch", "keep"),
     ("if_yield_arity", IfYieldArity, pl.ParseValueError, "yield arity mismatch", ""),

@@ -76,7 +76,7 @@ def test_dispatchers_name_both_levels():
 
 
 def test_unknown_attribute_suggests_the_level_specific_spelling():
-    with pytest.raises(AttributeError, match=r"use the level-specific op pl\.tile\.relu"):
-        pl.relu  # noqa: B018
+    with pytest.raises(AttributeError, match=r"use the level-specific op pl\.tile\.lrelu"):
+        pl.lrelu  # noqa: B018
     with pytest.raises(AttributeError, match=r"did you mean pl\.FP32"):
         pl.FP23  # noqa: B018

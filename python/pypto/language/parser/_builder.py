@@ -31,7 +31,8 @@ from pypto.language.errors import (
 from pypto.language.parser._ast_util import intrinsic_call, is_docstring, return_values
 from pypto.language.parser._control import ControlFlowMixin
 from pypto.language.parser._source import Source
-from pypto.language.parser._values import Loop, SplitOption, describe, is_number, same_kind_and_dtype, with_comments
+from pypto.language.parser._values import (Loop, SplitOption, annotation_filled_from, describe, is_number,
+                                           same_kind_and_dtype, with_comments)
 
 I = INTRINSICS
 FT = ir.FunctionType
@@ -654,6 +655,8 @@ class FunctionParser(ControlFlowMixin):
                                "are filled from Mat (L1)",
                                f"load into pl.Mem.Mat, then pl.tile.move(t, target_memory=pl.Mem.{target.name})",
                                ParseValueError)
+        args, kwargs = self.keyword_operands_to_positions(op_name, args, kwargs, node)
+        args, kwargs = self.positional_options_to_keywords(op_name, args, kwargs, node)
         exprs = []
         for i, a in enumerate(args):
             where = arg_nodes[i] if arg_nodes and i < len(arg_nodes) else node
@@ -667,6 +670,44 @@ class FunctionParser(ControlFlowMixin):
             message = getattr(e, "message", str(e))
             hint = "" if "signature" in message else f"the signature is {ops.get(op_name).signature}"
             raise self.err(node, message, hint, cls) from None
+
+    def keyword_operands_to_positions(self, op_name: str, args: list, kwargs: dict, node) -> tuple[list, dict]:
+        """`pl.load(t, offs, shape, valid_shape=[r, n])`: optional operands may be given by name."""
+        if not ops.exists(op_name):
+            return args, kwargs
+        names = [a.name for a in ops.get(op_name).args]
+        named = [n for n in names[len(args):] if n in kwargs]
+        if not named:
+            return args, kwargs
+        last = max(names.index(n) for n in named)
+        missing = [n for n in names[len(args):last] if n not in kwargs]
+        if missing:
+            raise self.err(node, f"{op_name}: operand '{names[last]}' is given but '{missing[0]}' before it is not",
+                           f"the signature is {ops.get(op_name).signature}", ParseTypeError)
+        kwargs = dict(kwargs)
+        return list(args) + [kwargs.pop(n) for n in names[len(args):last + 1]], kwargs
+
+    def positional_options_to_keywords(self, op_name: str, args: list, kwargs: dict, node) -> tuple[list, dict]:
+        """`pl.create_tensor([64, 64], pl.FP32)`: positional values past an op's operands fill its
+        options in signature order, as the manual writes them."""
+        if not ops.exists(op_name):
+            return args, kwargs
+        schema = ops.get(op_name)
+        if any(a.variadic for a in schema.args) or len(args) <= len(schema.args):
+            return args, kwargs
+        extra = args[len(schema.args):]
+        names = [k.name for k in schema.kwargs]
+        if len(extra) > len(names):
+            raise self.err(node, f"{op_name} takes {len(schema.args)} operand(s) and {len(names)} option(s), "
+                           f"got {len(args)} positional values", f"the signature is {schema.signature}",
+                           ParseTypeError)
+        kwargs = dict(kwargs)
+        for name, value in zip(names, extra):
+            if name in kwargs:
+                raise self.err(node, f"{op_name} got option '{name}' both by position and by keyword",
+                               f"the signature is {schema.signature}", ParseTypeError)
+            kwargs[name] = value
+        return list(args[:len(schema.args)]), kwargs
 
     def dispatch(self, d: Dispatcher, args: list, kwargs: dict, node, arg_nodes=None) -> Any:
         if d.tensor_op is None or d.tile_op is None:
@@ -764,8 +805,14 @@ class FunctionParser(ControlFlowMixin):
 
     def call_function(self, callee: Callee, node: ast.Call, values: list | None = None) -> ir.Expr:
         """A call of a program function; ``values`` are the arguments when already evaluated."""
-        if node.keywords:
+        # `attrs=` is what passes record on a call (arg_directions, ...); printed IR carries it.
+        keywords = [k for k in node.keywords if k.arg != "attrs"]
+        if keywords:
             raise self.err(node, f"calls of '{callee.name}' take positional arguments only", cls=ParseTypeError)
+        attrs_node = next((k.value for k in node.keywords if k.arg == "attrs"), None)
+        call_attrs = self.attr_value(attrs_node) if attrs_node is not None else {}
+        if not isinstance(call_attrs, dict):
+            raise self.err(attrs_node, "attrs= takes a dict literal of call attributes", cls=ParseTypeError)
         if len(node.args) != len(callee.param_types):
             raise self.err(node, f"'{callee.name}' takes {len(callee.param_types)} arguments "
                            f"({', '.join(callee.param_names)}), got {len(node.args)}", cls=ParseTypeError)
@@ -779,7 +826,7 @@ class FunctionParser(ControlFlowMixin):
             args.append(e)
         rt = callee.return_types
         ty = rt[0] if len(rt) == 1 else ir.TupleType(rt)
-        return ir.Call(ir.GlobalVar(callee.name), args, type=ty, span=self.span(node))
+        return ir.Call(ir.GlobalVar(callee.name), args, {}, call_attrs, type=ty, span=self.span(node))
 
     def splice(self, fn: Callable, node: ast.Call) -> Any:
         """Parses an @pl.inline helper's body in place, with its parameters bound to the arguments."""
@@ -960,6 +1007,8 @@ class FunctionParser(ControlFlowMixin):
                 and value.type.type_name != "UnknownType":
             raise self.err(node.value, f"the value is {describe(value.type)} but '{node.target.id}' is annotated "
                            f"{describe(ty)}", "fix the annotation or convert with pl.cast", ParseTypeError)
+        if isinstance(value, ir.Expr):
+            ty = annotation_filled_from(ty, value.type)
         self.bind(node.target.id, value, node, ty)
 
     def stmt_AugAssign(self, node: ast.AugAssign) -> None:

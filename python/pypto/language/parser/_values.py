@@ -24,6 +24,25 @@ def same_kind_and_dtype(a: ir.Type, b: ir.Type) -> bool:
     return da == db
 
 
+def annotation_filled_from(annotation: ir.Type, value_type: ir.Type) -> ir.Type:
+    """The type a variable gets from `x: annotation = value`.
+
+    A tile annotation may leave the memory space open (`pl.Tile[[32, 1], pl.FP32]`):
+    the annotation then checks shape and dtype, and the variable takes the value's
+    fuller type, so the manual's `s: pl.Tile[[M, 1], pl.FP32] = pl.row_sum(...)` works.
+    """
+    if not (isinstance(annotation, ir.TileType) and isinstance(value_type, ir.TileType)):
+        return annotation
+    if annotation.memory_space is not None or value_type.memory_space is None:
+        return annotation
+    with_space = ir.TileType(annotation.shape, annotation.dtype, value_type.memory_space)
+    plain_value = ir.TileType(value_type.shape, value_type.dtype, value_type.memory_space)
+    if ir.structural_equal(annotation, ir.TileType(annotation.shape, annotation.dtype)) \
+            and ir.structural_equal(with_space, plain_value):
+        return value_type
+    return annotation
+
+
 def is_task_id(t: ir.Type) -> bool:
     return isinstance(t, ir.ScalarType) and t.dtype == ir.DataType.TASK_ID
 

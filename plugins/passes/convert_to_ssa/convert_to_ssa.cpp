@@ -212,7 +212,8 @@ class SsaConverter : public ir::IRMutator {
         else_values.push_back(else_value);
         Bind(*var, phis.back());
       } else {
-        MarkUnavailable(*var, OneSidedReason(*node, *var, then_value ? after_else : after_then, then_value != nullptr));
+        MarkUnavailable(*var,
+                        OneSidedReason(*node, *var, before, then_value ? after_else : after_then, then_value != nullptr));
       }
     }
 
@@ -408,10 +409,15 @@ class SsaConverter : public ir::IRMutator {
     return out;
   }
 
-  std::string OneSidedReason(const ir::IfStmt& stmt, const Var& var, const Bindings& missing_path,
-                             bool assigned_in_then) const {
+  // Why `var` has no value after the if: the branch that lacks it either
+  // lost it itself (a loop-local value, say) or never assigned it.
+  static std::string OneSidedReason(const ir::IfStmt& stmt, const Var& var, const Bindings& before,
+                                    const Bindings& missing_path, bool assigned_in_then) {
     auto reason = missing_path.unavailable.find(&var);
-    if (reason != missing_path.unavailable.end()) return reason->second;
+    auto reason_before = before.unavailable.find(&var);
+    const bool lost_in_branch = reason != missing_path.unavailable.end() &&
+                                (reason_before == before.unavailable.end() || reason_before->second != reason->second);
+    if (lost_in_branch) return reason->second;
     const char* assigned = assigned_in_then ? "then" : "else";
     const char* other = assigned_in_then ? "else" : "then";
     return "is assigned only in the " + std::string(assigned) + " branch of " + Describe(stmt) +
@@ -476,8 +482,10 @@ class SsaConverter : public ir::IRMutator {
         auto reason = bindings_.unavailable.find(carry.original.get());
         Fail(Quoted(*carry.original) + " is carried by " + Describe(loop) +
                  " but has no value at the end of its body: it " +
-                 (reason != bindings_.unavailable.end() ? reason->second : "is not assigned on every path") +
-                 "; assign " + Quoted(*carry.original) + " before the loop",
+                 (reason != bindings_.unavailable.end()
+                      ? reason->second
+                      : "is not assigned on every path through the body; assign " + Quoted(*carry.original) +
+                            " before the loop"),
              loop.span);
       }
       values.push_back(value);

@@ -399,5 +399,71 @@ TEST(ConvertToSSA, ABreakIsFineWhenNothingIsCarried) {
   EXPECT_SAME_IR(Converted(program), expected);
 }
 
+TEST(ConvertToSSA, CarriesThroughLoopsOfEveryKind) {
+  for (ForKind kind : {ForKind::Sequential, ForKind::Parallel, ForKind::Unroll, ForKind::Pipeline}) {
+    auto i = IndexVar("i");
+    auto acc = IndexVar("acc");
+    auto program = Returning(
+        {}, {Assign(acc, Int(1)),
+             ForStmt::Make(i, Int(0), Int(4), Int(1), {}, Seq({Assign(acc, Add(acc, i))}), {}, kind), Return({acc})});
+    auto out = Converted(program);
+    auto loop = As<ForStmt>(Flatten(BodyOf(out))[1]);
+    ASSERT_NE(loop, nullptr);
+    EXPECT_EQ(loop->for_kind, kind);
+    EXPECT_EQ(loop->iter_args.size(), 1u);
+    EXPECT_EQ(loop->return_vars.size(), 1u);
+  }
+}
+
+TEST(ConvertToSSA, ConvertsEveryFunctionOfTheProgram) {
+  auto x = IndexVar("x");
+  auto y = IndexVar("y");
+  auto f = Function::Make("f", FunctionType::Opaque, {}, {}, {kIndex},
+                          Seq({Assign(x, Int(1)), Assign(x, Add(x, x)), Return({x})}));
+  auto g = Function::Make("g", FunctionType::Opaque, {}, {}, {kIndex}, Seq({Assign(y, Int(2)), Return({y})}));
+  auto program = Program::Make("two", {f, g});
+  auto out = Converted(program);
+  EXPECT_NE(out->Find("f"), f);
+  EXPECT_EQ(out->Find("g"), g);
+}
+
+TEST(ConvertToSSA, RejectsALoopVariableReadAfterItsLoop) {
+  auto n = IndexVar("n");
+  auto i = IndexVar("i");
+  auto program = Returning({n}, {Range(i, Int(0), n, Seq({Touch({i})}), {}, {}, Line(2)),
+                                 ReturnStmt::Make({i}, Line(4))});
+  const std::string message = ConvertError(program);
+  EXPECT_CONTAINS(message, "'i' is used at k.py:4:5");
+  EXPECT_CONTAINS(message, "is the loop variable of the for loop over 'i' at k.py:2:5");
+}
+
+TEST(ConvertToSSA, RejectsACarriedVariableInAWhileLoopWithContinue) {
+  auto n = IndexVar("n");
+  auto k = IndexVar("k");
+  auto program = Returning(
+      {n}, {Assign(k, Int(0)),
+            WhileStmt::Make(Less(k, n), {},
+                            Seq({Assign(k, Add(k, Int(1))), If(Less(k, Int(3)), Seq({ContinueStmt::Make(Line(5))})),
+                                 Touch({k})}),
+                            {}, Line(3)),
+            Return({k})});
+  const std::string message = ConvertError(program);
+  EXPECT_CONTAINS(message, "'k' is reassigned in the while loop at k.py:3:5");
+  EXPECT_CONTAINS(message, "the continue at k.py:5:5");
+  EXPECT_CONTAINS(message, "restructure the loop without continue");
+}
+
+TEST(ConvertToSSA, RejectsAVariableNotAssignedOnEveryPathOfALoopThatRunsOnce) {
+  auto i = IndexVar("i");
+  auto last = IndexVar("last");
+  auto program = Returning(
+      {}, {Range(i, Int(0), Int(4), Seq({If(Less(i, Int(2)), Seq({Assign(last, i)}), nullptr, {}, Line(3))}), {}, {},
+                 Line(2)),
+           Return({last})});
+  const std::string message = ConvertError(program);
+  EXPECT_CONTAINS(message, "'last' is carried by the for loop over 'i' at k.py:2:5 but has no value at the end of its body");
+  EXPECT_CONTAINS(message, "assigned only in the then branch of the if at k.py:3:5");
+}
+
 }  // namespace
 }  // namespace pypto::test

@@ -172,8 +172,8 @@ class SsaConverter : public ir::IRMutator {
 
   StmtPtr Mutate_(const Ref<ir::ScopeStmt>& node) override {
     ExprPtr core_num = node->core_num ? VisitExpr(node->core_num) : nullptr;
-    ir::Attrs attrs = VisitAttrs(node->attrs);
-    const bool attrs_changed = attrs_changed_;
+    ir::Attrs attrs = node->attrs;
+    const bool attrs_changed = RewriteAttrExprs(attrs);
     // A scope runs once in place: its definitions stay visible after it.
     StmtPtr body = node->body ? VisitStmt(node->body) : nullptr;
     VarPtr task_id = node->task_id ? Define(node->task_id) : nullptr;
@@ -212,8 +212,8 @@ class SsaConverter : public ir::IRMutator {
         else_values.push_back(else_value);
         Bind(*var, phis.back());
       } else {
-        MarkUnavailable(*var,
-                        OneSidedReason(*node, *var, before, then_value ? after_else : after_then, then_value != nullptr));
+        const Bindings& missing_path = then_value ? after_else : after_then;
+        MarkUnavailable(*var, OneSidedReason(*node, *var, before, missing_path, then_value != nullptr));
       }
     }
 
@@ -238,8 +238,8 @@ class SsaConverter : public ir::IRMutator {
     ExprPtr start = VisitExpr(node->start);
     ExprPtr stop = VisitExpr(node->stop);
     ExprPtr step = VisitExpr(node->step);
-    ir::Attrs attrs = VisitAttrs(node->attrs);
-    const bool attrs_changed = attrs_changed_;
+    ir::Attrs attrs = node->attrs;
+    const bool attrs_changed = RewriteAttrExprs(attrs);
     std::vector<ExprPtr> inits = VisitInits(node->iter_args);
 
     const Bindings before = bindings_;
@@ -367,24 +367,22 @@ class SsaConverter : public ir::IRMutator {
     return inits;
   }
 
-  // Sets attrs_changed_.
-  ir::Attrs VisitAttrs(const ir::Attrs& attrs) {
-    ir::Attrs out = attrs;
-    attrs_changed_ = false;
-    for (auto& [key, value] : out.mutable_entries()) {
-      if (auto* expr = std::get_if<ExprPtr>(&value)) Replace(*expr);
+  // Rewrites the expressions among `attrs` in place; true if any changed.
+  bool RewriteAttrExprs(ir::Attrs& attrs) {
+    bool changed = false;
+    auto rewrite = [&](ExprPtr& expr) {
+      if (!expr) return;
+      ExprPtr updated = VisitExpr(expr);
+      changed |= updated != expr;
+      expr = std::move(updated);
+    };
+    for (auto& [key, value] : attrs.mutable_entries()) {
+      if (auto* expr = std::get_if<ExprPtr>(&value)) rewrite(*expr);
       if (auto* exprs = std::get_if<std::vector<ExprPtr>>(&value)) {
-        for (auto& e : *exprs) Replace(e);
+        for (auto& e : *exprs) rewrite(e);
       }
     }
-    return out;
-  }
-
-  void Replace(ExprPtr& expr) {
-    if (!expr) return;
-    ExprPtr updated = VisitExpr(expr);
-    attrs_changed_ |= updated != expr;
-    expr = std::move(updated);
+    return changed;
   }
 
   // The variables bound differently after any of `paths` than `before`, in a
@@ -530,7 +528,6 @@ class SsaConverter : public ir::IRMutator {
   std::unordered_map<std::string, int> versions_;
   Bindings bindings_;
   std::vector<const Stmt*> stmts_;
-  bool attrs_changed_ = false;
 };
 
 }  // namespace

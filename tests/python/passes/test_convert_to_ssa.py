@@ -86,3 +86,35 @@ def test_a_value_defined_on_one_path_only_is_an_error_naming_the_variable(tmp_pa
     with pytest.raises(ValueError, match=r"ConvertToSSA: in function 'g', 'y' is used .* assigned only in the then "
                                          r"branch .* assign 'y' before the if, or in both branches"):
         pipeline(tmp_path, ["ConvertToSSA"], []).run(program)
+
+
+def test_tensor_values_are_carried_through_scopes_loops_and_ifs_and_type_check(tmp_path):
+    """with pl.at(...): y = x + 1; for i in range(n): y = y * 2; if c: y = y + 3
+    return y   -- all on tensors; the scope does not hide y."""
+    tensor = ir.TensorType([16, 16], DT.FP32)
+    x, n, c, i, y = (ir.Var("x", tensor), ir.Var("n", INDEX), ir.Var("c", BOOL), ir.Var("i", INDEX),
+                     ir.Var("y", tensor))
+
+    def scaled(op, value, source=y):
+        return ir.AssignStmt(y, ir.Call(ir.Op(op), [source, ir.ConstFloat(value)]))
+
+    scope = ir.ScopeStmt(scope_kind=ir.ScopeKind.InCore, body=ir.SeqStmts([
+        scaled("tensor.adds", 1.0, source=x),
+        ir.ForStmt(i, 0, n, 1, [], ir.SeqStmts([scaled("tensor.muls", 2.0)]), []),
+        ir.IfStmt(c, ir.SeqStmts([scaled("tensor.adds", 3.0)]), None, []),
+    ]))
+    body = ir.SeqStmts([scope, ir.ReturnStmt([y])])
+    program = ir.Program("p", [ir.Function("k", ir.FunctionType.Opaque, [x, n, c], [], [tensor], body)])
+
+    lowered = pipeline(tmp_path, ["ConvertToSSA"], []).run(program)
+
+    assert [str(d) for d in ir.verify(lowered) if d.is_error] == []
+    scope, ret = lowered.get_function("k").body.stmts
+    first, loop, branch = scope.body.stmts
+    assert ir.structural_equal(loop.iter_args[0].type, tensor)
+    assert loop.iter_args[0].init_value.same_as(first.var)
+    inside = loop.body.stmts[0]
+    assert inside.value.args[0].same_as(loop.iter_args[0])
+    assert loop.body.stmts[-1].values[0].same_as(inside.var)
+    assert branch.else_body.values[0].same_as(loop.return_vars[0])
+    assert ret.values[0].same_as(branch.return_vars[0])

@@ -1,8 +1,12 @@
 """ConvertToSSA on programs built with the IR node bindings (the parser always emits SSA)."""
 
+from pathlib import Path
+
 import pytest
+from language import programs
 
 import pypto
+import pypto.language as pl
 from pypto import ir, passes
 
 DT = ir.DataType
@@ -118,3 +122,25 @@ def test_tensor_values_are_carried_through_scopes_loops_and_ifs_and_type_check(t
     assert loop.body.stmts[-1].values[0].same_as(inside.var)
     assert branch.else_body.values[0].same_as(loop.return_vars[0])
     assert ret.values[0].same_as(branch.return_vars[0])
+
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+@pytest.fixture(scope="module")
+def convert_only(tmp_path_factory):
+    path = tmp_path_factory.mktemp("ssa") / "only.yaml"
+    path.write_text("name: only\nverify: false\npasses: [ConvertToSSA]\n")
+    return passes.PassManager(str(path)).run
+
+
+@pytest.mark.parametrize("cls", programs.PROGRAMS, ids=lambda cls: cls.__name__)
+def test_every_front_end_program_comes_back_as_the_same_object(cls, convert_only):
+    program = pl.program(cls)
+    assert convert_only(program).same_as(program)
+
+
+@pytest.mark.parametrize("case", sorted((REPO / "tests" / "passes").glob("*/*.input.py")), ids=lambda p: p.stem)
+def test_every_printed_ir_case_input_comes_back_as_the_same_object(case, convert_only):
+    program = pl.parse(case.read_text())
+    assert convert_only(program).same_as(program)

@@ -81,9 +81,11 @@ bool EndsWithYield(const StmtPtr& stmt) {
 }
 
 // `body` with `values` added to its trailing yield, or ending in a new yield.
+// A missing body becomes a SeqStmts holding the yield, as the parser builds
+// every branch, so that printing and parsing the result gives it back.
 StmtPtr WithTrailingYield(const StmtPtr& body, const std::vector<ExprPtr>& values, const Span& span) {
   if (values.empty()) return body;
-  if (!body) return ir::YieldStmt::Make(values, span);
+  if (!body) return ir::SeqStmts::Make({ir::YieldStmt::Make(values, span)}, span);
   if (auto yield = ir::As<ir::YieldStmt>(body)) {
     auto copy = std::make_shared<ir::YieldStmt>(*yield);
     copy->values.insert(copy->values.end(), values.begin(), values.end());

@@ -105,7 +105,7 @@ TEST(ConvertToSSA, AnIfWithoutElseYieldsTheIncomingValue) {
   auto x1 = IndexVar("x1");
   auto phi = IndexVar("phi");
   auto expected = Returning(
-      {c}, {Assign(x, Int(0)), If(c, Seq({Assign(x1, Add(x, Int(1))), Yield({x1})}), Yield({x}), {phi}),
+      {c}, {Assign(x, Int(0)), If(c, Seq({Assign(x1, Add(x, Int(1))), Yield({x1})}), Seq({Yield({x})}), {phi}),
             Return({phi})});
   EXPECT_SAME_IR(Converted(program), expected);
 }
@@ -208,7 +208,7 @@ TEST(ConvertToSSA, AnIfInsideALoopFeedsTheCarry) {
   auto expected = Returning(
       {n}, {Assign(acc, Int(0)),
             Range(i, Int(0), n,
-                  Seq({If(Less(i, Int(3)), Seq({Assign(next, Add(it, i)), Yield({next})}), Yield({it}), {phi}),
+                  Seq({If(Less(i, Int(3)), Seq({Assign(next, Add(it, i)), Yield({next})}), Seq({Yield({it})}), {phi}),
                        Yield({phi})}),
                   {it}, {rv}),
             Return({rv})});

@@ -63,8 +63,7 @@ def test_a_pipeline_that_starts_with_convert_to_ssa_accepts_non_ssa_input(tmp_pa
     assert [v.name_hint for v in loop.return_vars] == ["acc__rv_v2"]
     assert grow.iter_args[0].init_value.same_as(loop.return_vars[0])
     assert bump.condition.name_hint == "c"
-    assert isinstance(bump.else_body, ir.YieldStmt)
-    assert bump.else_body.values[0].same_as(grow.return_vars[0])
+    assert bump.else_body.stmts[0].values[0].same_as(grow.return_vars[0])
     assert ret.values[0].same_as(bump.return_vars[0])
     dumped = (tmp_path / "passes_dump" / "01_ConvertToSSA.py").read_text()
     assert "pl.yield_(" in dumped and "acc__phi_v" in dumped
@@ -120,7 +119,7 @@ def test_tensor_values_are_carried_through_scopes_loops_and_ifs_and_type_check(t
     inside = loop.body.stmts[0]
     assert inside.value.args[0].same_as(loop.iter_args[0])
     assert loop.body.stmts[-1].values[0].same_as(inside.var)
-    assert branch.else_body.values[0].same_as(loop.return_vars[0])
+    assert branch.else_body.stmts[0].values[0].same_as(loop.return_vars[0])
     assert ret.values[0].same_as(branch.return_vars[0])
 
 

@@ -153,7 +153,7 @@ VarSet SsaLiveness::LiveBeforeLoop(const ir::Stmt& loop, const StmtPtr& body,
     if (next.size() == head.size()) break;
     head = std::move(next);
   }
-  live_at_head_[&loop] = head;
+  live_at_head_[&loop].insert(head.begin(), head.end());
   VarSet before = head;
   Kill(before, loop_defs);
   return before;

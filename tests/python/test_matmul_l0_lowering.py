@@ -73,8 +73,8 @@ def _assert_inside_capacities(text: str):
 @pl.program
 class TransposedA:
     @pl.function(type=pl.FunctionType.Orchestration)
-    def main(self, a: pl.Tensor[[128, 64], pl.FP16], b: pl.Tensor[[128, 64], pl.FP16],
-             out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:
+    def main(self, a: pl.Tensor[[512, 128], pl.FP16], b: pl.Tensor[[512, 128], pl.FP16],
+             out: pl.Out[pl.Tensor[[128, 128], pl.FP32]]) -> pl.Tensor[[128, 128], pl.FP32]:
         with pl.at(level=pl.Level.CORE_GROUP):
             c = pl.matmul(a, b, a_trans=True, out_dtype=pl.FP32)
             out = pl.assemble(out, c, [0, 0])
@@ -101,10 +101,14 @@ class TooBigForL0:
         return out
 
 
-def test_a_transposed_lhs_is_transposed_in_mat_and_fits(pipeline):
+def test_a_transposed_lhs_is_transposed_in_mat_and_split_for_left(pipeline):
     text = _kernel_text(_lower(TransposedA, pipeline))
-    assert re.search(r"a_tile_t: pl\.Tile\[\[64, 128\], pl\.FP16, [^\n]*pl\.Mem\.Mat\] = pl\.tile\.transpose\(a_tile, 0, 1\)", text)
-    assert "pl.tile.matmul(a_tile_t_Left, b_tile_Right)" in text
+    transposed = r"a_tile_t: pl\.Tile\[\[128, 512\], pl\.FP16, [^\n]*pl\.Mem\.Mat\] = pl\.tile\.transpose\(a_tile, 0, 1"
+    assert re.search(transposed, text)
+    # A^T [128, 512] FP16 is 128 KiB, Left holds 64: two K steps of 256, cut out of the transposed tile.
+    assert "pl.tile.extract(a_tile_t, 0, 0, [128, 256], target_memory=pl.Mem.Left)" in text
+    assert "pl.tile.extract(a_tile_t, 0, 256, [128, 256], target_memory=pl.Mem.Left)" in text
+    assert "pl.tile.matmul_acc(c_k0, a_tile_t_l0_1, b_tile_l0_1)" in text
     assert "pl.tile.cast" not in text
     _assert_inside_capacities(text)
 

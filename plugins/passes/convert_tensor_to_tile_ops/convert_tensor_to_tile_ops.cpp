@@ -447,8 +447,10 @@ class KernelConverter : public ir::IRMutator {
     return CastToTensorDType(product, call, stmts);
   }
 
+  // The operand with its last two axes (its matrix axes) swapped.
   VarPtr Transposed(const ExprPtr& tile, const Span& span, std::vector<StmtPtr>& stmts) {
-    CallPtr transpose = Create("tile.transpose", {tile, ir::Int(0), ir::Int(1)}, {}, span);
+    const auto rank = static_cast<int64_t>(TileTypeOf(tile)->rank());
+    CallPtr transpose = Create("tile.transpose", {tile, ir::Int(rank - 2), ir::Int(rank - 1)}, {}, span);
     auto source = As<Var>(tile);
     VarPtr var = Var::Make((source ? source->name_hint : std::string("operand")) + "_t", transpose->type, span);
     stmts.push_back(ir::AssignStmt::Make(var, transpose, span));

@@ -82,6 +82,7 @@ std::optional<L0Tile> ChooseL0Tile(const MatmulExtents& e, const backend::Platfo
   const int64_t m_alignment = Lcm(kFractalEdge, platform.AccMAlignment(e.acc_dtype));
   for (int64_t m : Candidates(e.m, m_alignment)) {
     for (int64_t n : Candidates(e.n, kFractalEdge)) {
+      if (AccBytes(e, {m, n, 0}, platform) > platform.Capacity(MemorySpace::Acc)) continue;
       for (int64_t k : Candidates(e.k, kFractalEdge)) {
         if (BlockFits(e, {m, n, k}, platform)) return L0Tile{m, n, k};
       }

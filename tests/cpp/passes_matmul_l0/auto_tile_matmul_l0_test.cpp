@@ -373,6 +373,22 @@ TEST(TensorMatmulLowering, BTransposedWithOutDtypeFP32NeedsNoCast) {
   EXPECT_EQ(printed.find("tile.cast"), std::string::npos) << printed;
 }
 
+TEST(TensorMatmulLowering, ASliceThatFeedsOnlyTheCubeIsLoadedIntoMat) {
+  auto a = Var::Make("a", TensorType::Make({128, 64}, DataType::FP16));
+  auto b = Var::Make("b", TensorType::Make({64, 64}, DataType::FP16));
+  VarPtr top, c;
+  auto body = Seq({Let(top, "top", Op("tensor.slice", {a, List({64, 64}), List({0, 0})})),
+                   Let(c, "c", Op("tensor.matmul", {top, b}, {{"out_dtype", DataType::FP32}})), Return({c})});
+  auto f = Function::Make("k", FunctionType::InCore, {a, b}, {ParamDirection::In, ParamDirection::In},
+                          {TensorType::Make({64, 64}, DataType::FP32)}, body);
+  ProgramPtr tiles = passes::ConvertTensorToTileOps(Program::Make("test", {f}), A2A3().Capacity(MemorySpace::Vec));
+  std::string printed = PrintFunction(tiles->functions[0]);
+  EXPECT_NE(printed.find("    top: pl.Tile[[64, 64], pl.FP16, pl.Mem.Mat] = pl.tile.load(a, [0, 0], [64, 64], "
+                         "target_memory=pl.Mem.Mat)\n"),
+            std::string::npos)
+      << printed;
+}
+
 TEST(TensorMatmulLowering, AResultReadByAVectorOpIsCastToTheTensorDtype) {
   auto a = Var::Make("a", TensorType::Make({64, 64}, DataType::FP16));
   auto b = Var::Make("b", TensorType::Make({64, 64}, DataType::FP16));

@@ -95,7 +95,7 @@ namespace {
 
 // ---------------------------------------------------------------- analysis
 
-// How often each variable is read, and the call that defines it.
+// How often each variable is read (a product read once may be stored block by block).
 class UseCounter : public ir::IRVisitor {
  public:
   using IRVisitor::Visit_;

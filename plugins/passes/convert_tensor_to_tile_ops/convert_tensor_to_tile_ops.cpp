@@ -216,6 +216,7 @@ class KernelConverter : public ir::IRMutator {
 
   ir::FunctionPtr Convert() {
     FindEntryLoads();
+    matmul_uses_.VisitStmt(f_.body);
     std::vector<StmtPtr> stmts = ir::Flatten(f_.body);
     std::vector<StmtPtr> out;
     auto ret = stmts.empty() ? nullptr : As<ir::ReturnStmt>(stmts.back());
@@ -247,7 +248,9 @@ class KernelConverter : public ir::IRMutator {
       if (!TileOf(call->args[1])) return IRMutator::Mutate_(node);
       ConvertAssemble(*node, *call, stmts);
     } else if (suffix == "slice" && !TileOf(call->args[0])) {
-      Bind(node->var, Create("tile.load", SliceLoadArgs(*call), {}, call->span), stmts);
+      Bind(node->var, Create("tile.load", SliceLoadArgs(*call), LoadKwargs(node->var), call->span), stmts);
+    } else if (suffix == "matmul" || suffix == "matmul_acc") {
+      Bind(node->var, ConvertMatmul(*call, *node->var, stmts), stmts);
     } else if (HasTileCounterpart(suffix)) {
       Bind(node->var, ConvertCompute(*call, suffix, stmts), stmts);
     } else {
@@ -324,7 +327,7 @@ class KernelConverter : public ir::IRMutator {
       offsets[window_->axis] = window_->offset;
       shape[window_->axis] = ir::Int(window_->block);
     }
-    CallPtr load = Create("tile.load", {param, IndexList(offsets), IndexList(shape)}, {}, param->span);
+    CallPtr load = Create("tile.load", {param, IndexList(offsets), IndexList(shape)}, LoadKwargs(param), param->span);
     VarPtr tile = Var::Make(param->name_hint + "_tile", load->type, param->span);
     param_tiles_[param.get()] = tile;
     return ir::AssignStmt::Make(tile, load, param->span);
@@ -364,15 +367,7 @@ class KernelConverter : public ir::IRMutator {
     for (size_t i = 0; i < call.args.size(); ++i) args.push_back(OperandTile(call, i));
     Attrs kwargs = call.kwargs;
     std::string op = "tile." + suffix;
-    if (suffix == "matmul") {
-      if (call.kwargs.Get<bool>("a_trans").value_or(false) || call.kwargs.Get<bool>("b_trans").value_or(false)) {
-        Fail(
-            "tensor.matmul with a_trans/b_trans is not lowered to a tile matmul here; transpose the operand "
-            "before the matmul",
-            call.span);
-      }
-      kwargs = {};
-    } else if (kExpandSuffix.count(suffix) && args.size() == 2) {
+    if (kExpandSuffix.count(suffix) && args.size() == 2) {
       op = BinaryOp(suffix, args, call.span, stmts);
     }
     AddScratchTiles(op, args, call.span, stmts);
@@ -420,6 +415,107 @@ class KernelConverter : public ir::IRMutator {
       args.push_back(tmp);
     }
   }
+
+  // ---------------------------------------------------------------- matmul
+
+  // A load whose tile only feeds the cube goes to Mat, the cube's staging
+  // buffer (spec step 1); any other load is placed by InferTileMemorySpace.
+  Attrs LoadKwargs(const VarPtr& tensor) const {
+    if (!matmul_uses_.OnlyMatmulOperand(tensor.get())) return {};
+    return {{"target_memory", ir::EnumAttr::Of(ir::MemorySpace::Mat)}};
+  }
+
+  // tensor.matmul(lhs, rhs, a_trans, b_trans, out_dtype) and
+  // tensor.matmul_acc(acc, lhs, rhs[, init_cond], a_trans, b_trans) become
+  // tile.matmul / tile.matmul_acc on the operand tiles. The tile ops take
+  // [M, K] x [K, N] only, so a transposed operand is transposed in Mat first
+  // with tile.transpose: tile.load has no transposed layout, and tile.transpose
+  // accepts Mat, which keeps the whole product on the cube side (a Vec detour
+  // would need a Vec -> Mat move that a2a3 does not have). The product is in
+  // Acc with the accumulator dtype (FP32 for float operands); a result whose
+  // dtype differs is cast, unless it is only stored and tile.store converts it
+  // on the way out of Acc (FP32 -> FP16/BF16).
+  ExprPtr ConvertMatmul(const ir::Call& call, const Var& result, std::vector<StmtPtr>& stmts) {
+    const bool accumulates = call.op->name == "tensor.matmul_acc";
+    const size_t lhs = accumulates ? 1 : 0;
+    std::vector<ExprPtr> args;
+    for (size_t i = 0; i < call.args.size(); ++i) args.push_back(OperandTile(call, i));
+    if (call.kwargs.Get<bool>("a_trans").value_or(false)) args[lhs] = Transposed(args[lhs], call.span, stmts);
+    if (call.kwargs.Get<bool>("b_trans").value_or(false)) args[lhs + 1] = Transposed(args[lhs + 1], call.span, stmts);
+    CallPtr product = Create(accumulates ? "tile.matmul_acc" : "tile.matmul", std::move(args), {}, call.span);
+    if (matmul_uses_.OnlyStored(&result) && StoreConverts(product, call)) return product;
+    return CastToTensorDType(product, call, stmts);
+  }
+
+  // The operand with its last two axes (its matrix axes) swapped.
+  VarPtr Transposed(const ExprPtr& tile, const Span& span, std::vector<StmtPtr>& stmts) {
+    const auto rank = static_cast<int64_t>(TileTypeOf(tile)->rank());
+    CallPtr transpose = Create("tile.transpose", {tile, ir::Int(rank - 2), ir::Int(rank - 1)}, {}, span);
+    auto source = As<Var>(tile);
+    VarPtr var = Var::Make((source ? source->name_hint : std::string("operand")) + "_t", transpose->type, span);
+    stmts.push_back(ir::AssignStmt::Make(var, transpose, span));
+    return var;
+  }
+
+  // Whether tile.store accepts the product into a tensor of the tensor op's
+  // dtype (the registry's rule, asked rather than repeated here).
+  static bool StoreConverts(const CallPtr& product, const ir::Call& call) {
+    auto tensor = As<ir::TensorType>(call.type);
+    auto tile = TileTypeOf(product);
+    if (!tensor || !tile) return false;
+    VarPtr destination = Var::Make("destination", tensor, call.span);
+    try {
+      ops::OpRegistry::Global().Get("tile.store", call.span).DeduceType({product, Zeros(tile->rank()), destination},
+                                                                         {}, call.span);
+    } catch (const Error&) {
+      return false;
+    }
+    return true;
+  }
+
+  // Which tensors feed only the cube, and which results are only stored
+  // (assembled into a tensor or returned).
+  class MatmulUses : public ir::IRVisitor {
+   public:
+    using IRVisitor::Visit_;
+
+    bool OnlyMatmulOperand(const Var* v) const {
+      return Count(matmul_operand_, v) > 0 && Count(uses_, v) == Count(matmul_operand_, v);
+    }
+    bool OnlyStored(const Var* v) const { return Count(uses_, v) == Count(stored_, v); }
+
+    void Visit_(const Ref<ir::Var>& var) override {
+      ++uses_[var.get()];
+      IRVisitor::Visit_(var);
+    }
+    void Visit_(const Ref<ir::Call>& call) override {
+      const std::string& op = call->op->name;
+      if (op == "tensor.matmul" || op == "tensor.matmul_acc") {
+        size_t lhs = op == "tensor.matmul" ? 0 : 1;
+        for (size_t i = lhs; i < lhs + 2 && i < call->args.size(); ++i) Note(matmul_operand_, call->args[i]);
+      } else if (op == "tensor.assemble" && call->args.size() > 1) {
+        Note(stored_, call->args[1]);
+      }
+      IRVisitor::Visit_(call);
+    }
+    void Visit_(const Ref<ir::ReturnStmt>& ret) override {
+      for (const auto& value : ret->values) Note(stored_, value);
+      IRVisitor::Visit_(ret);
+    }
+
+   private:
+    using Counts = std::unordered_map<const Var*, int>;
+    static int Count(const Counts& counts, const Var* v) {
+      auto it = counts.find(v);
+      return it == counts.end() ? 0 : it->second;
+    }
+    static void Note(Counts& counts, const ExprPtr& e) {
+      if (auto var = As<Var>(e)) ++counts[var.get()];
+    }
+    Counts uses_;
+    Counts matmul_operand_;
+    Counts stored_;
+  };
 
   ExprPtr CastToTensorDType(const ExprPtr& result, const ir::Call& call, std::vector<StmtPtr>& stmts) {
     auto tile = TileTypeOf(result);
@@ -616,6 +712,7 @@ class KernelConverter : public ir::IRMutator {
   std::set<const Var*> read_params_;
   std::set<const Var*> written_params_;
   std::unordered_map<const Var*, VarPtr> param_tiles_;
+  MatmulUses matmul_uses_;
   std::unordered_map<const Var*, VarPtr> assembled_from_;  // assemble result -> its target (tiled chains)
   std::unordered_map<const Var*, ExprPtr> current_;        // root tensor -> its latest value in the loop
   std::vector<VarPtr> new_outs_;

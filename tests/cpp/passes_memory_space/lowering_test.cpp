@@ -41,7 +41,7 @@ StmtPtr Let(VarPtr& var, const std::string& name, const ExprPtr& value) {
   return Assign(var, value);
 }
 
-TEST(TileLowering, MatmulGoesThroughMatAndL0AndIsCastFromVec) {
+TEST(TileLowering, MatmulGoesThroughMatAndL0AndIsStoredFromAcc) {
   auto a = Var::Make("a", TensorType::Make({64, 64}, DataType::FP16));
   auto b = Var::Make("b", TensorType::Make({64, 64}, DataType::FP16));
   VarPtr c;
@@ -60,9 +60,7 @@ TEST(TileLowering, MatmulGoesThroughMatAndL0AndIsCastFromVec) {
             "target_memory=pl.Mem.Left)\n"
             "    b_tile_Right: pl.Tile[[64, 64], pl.FP16, pl.Mem.Right] = pl.tile.move(b_tile, "
             "target_memory=pl.Mem.Right)\n"
-            "    acc: pl.Tile[[64, 64], pl.FP32, pl.Mem.Acc] = pl.tile.matmul(a_tile_Left, b_tile_Right)\n"
-            "    acc_Vec: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.tile.move(acc, target_memory=pl.Mem.Vec)\n"
-            "    c: pl.Tile[[64, 64], pl.FP16, pl.Mem.Vec] = pl.tile.cast(acc_Vec, target_type=pl.FP16)\n"
+            "    c: pl.Tile[[64, 64], pl.FP32, pl.Mem.Acc] = pl.tile.matmul(a_tile_Left, b_tile_Right)\n"
             "    ret0: pl.Tensor[[64, 64], pl.FP16] = pl.tile.store(c, [0, 0], ret0_out)\n"
             "    return ret0\n");
 }

@@ -1,9 +1,11 @@
 // Passes and pipelines seen from Python: load a pipeline by name or path,
 // run it over a program with dumping, verification and timing.
 #include "casters.h"
+#include "pypto/backend/platform.h"
 #include "pypto/pass/instruments.h"
 #include "pypto/pass/manager.h"
 #include "pypto/pass/pipeline.h"
+#include "pypto/pass/registry.h"
 #include "pypto/support/error.h"
 
 namespace pypto::python {
@@ -64,6 +66,19 @@ void BindPasses(py::module_& m) {
       .def("to_json", &TimingInstrument::ToJson)
       .def_property_readonly("total_milliseconds", &TimingInstrument::total_milliseconds);
 
+  m.def(
+      "pass_properties",
+      [](const std::string& name) {
+        auto pass = PassRegistry::Global().Create(name);
+        py::dict d;
+        d["required"] = PropertyNames(pass->required());
+        d["produced"] = PropertyNames(pass->produced());
+        d["invalidated"] = PropertyNames(pass->invalidated());
+        return d;
+      },
+      py::arg("name"),
+      "The IR properties the pass `name` requires, produces and invalidates, as lists of names; loads the plugin "
+      "that provides it. An unknown name is a PipelineError listing the known passes.");
   m.def("list_pipelines", &ListPipelines, "Names of the pipelines shipped with PyPTO.");
   m.def(
       "load_pipeline", [](const std::string& name_or_path) { return PipelineToDict(LoadPipeline(name_or_path)); },
@@ -78,8 +93,9 @@ void BindPasses(py::module_& m) {
           "run",
           [](PassManager& pm, const std::shared_ptr<ir::Program>& program, std::optional<std::filesystem::path> dump_dir,
              std::optional<bool> verify, std::vector<std::string> input_properties,
-             std::vector<std::shared_ptr<PassInstrument>> instruments) {
+             std::vector<std::shared_ptr<PassInstrument>> instruments, std::optional<std::string> platform) {
             PassContext ctx;
+            if (platform) ctx.set_platform(backend::Platform::Get(*platform));
             if (dump_dir) ctx.set_dump_dir(*dump_dir);
             if (verify) ctx.set_verify(*verify);
             ctx.set_properties(PropertiesFromNames(input_properties));
@@ -88,9 +104,10 @@ void BindPasses(py::module_& m) {
           },
           py::arg("program"), py::kw_only(), py::arg("dump_dir") = py::none(), py::arg("verify") = py::none(),
           py::arg("input_properties") = std::vector<std::string>(),
-          py::arg("instruments") = std::vector<std::shared_ptr<PassInstrument>>(),
+          py::arg("instruments") = std::vector<std::shared_ptr<PassInstrument>>(), py::arg("platform") = py::none(),
           "Runs the pipeline. dump_dir writes passes_dump/NN_<Pass>.py after every pass; verify runs the "
-          "verifier between passes (default: the pipeline file's `verify`).");
+          "verifier between passes (default: the pipeline file's `verify`); platform names the platform the "
+          "passes read capacities from (default a2a3sim).");
 }
 
 }  // namespace pypto::python

@@ -1,9 +1,11 @@
 // Passes and pipelines seen from Python: load a pipeline by name or path,
 // run it over a program with dumping, verification and timing.
 #include "casters.h"
+#include "pypto/backend/platform.h"
 #include "pypto/pass/instruments.h"
 #include "pypto/pass/manager.h"
 #include "pypto/pass/pipeline.h"
+#include "pypto/pass/registry.h"
 #include "pypto/support/error.h"
 
 namespace pypto::python {
@@ -64,6 +66,19 @@ void BindPasses(py::module_& m) {
       .def("to_json", &TimingInstrument::ToJson)
       .def_property_readonly("total_milliseconds", &TimingInstrument::total_milliseconds);
 
+  m.def(
+      "pass_properties",
+      [](const std::string& name) {
+        auto pass = PassRegistry::Global().Create(name);
+        py::dict d;
+        d["required"] = PropertyNames(pass->required());
+        d["produced"] = PropertyNames(pass->produced());
+        d["invalidated"] = PropertyNames(pass->invalidated());
+        return d;
+      },
+      py::arg("name"),
+      "The IR properties the pass `name` requires, produces and invalidates, as lists of names; loads the plugin "
+      "that provides it. An unknown name is a PipelineError listing the known passes.");
   m.def("list_pipelines", &ListPipelines, "Names of the pipelines shipped with PyPTO.");
   m.def(
       "load_pipeline", [](const std::string& name_or_path) { return PipelineToDict(LoadPipeline(name_or_path)); },

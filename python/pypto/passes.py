@@ -12,6 +12,8 @@ from pypto._core.passes import (
     TimingInstrument,
     list_pipelines,
     load_pipeline,
+    pass_properties,
 )
 
-__all__ = ["PROPERTIES", "PassInstrument", "PassManager", "TimingInstrument", "list_pipelines", "load_pipeline"]
+__all__ = ["PROPERTIES", "PassInstrument", "PassManager", "TimingInstrument", "list_pipelines", "load_pipeline",
+           "pass_properties"]

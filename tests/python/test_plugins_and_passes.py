@@ -63,6 +63,22 @@ def test_unknown_pipeline_and_pass_errors(tmp_path):
         passes.PassManager(str(bad))
 
 
+def test_pass_properties_name_what_a_pass_requires_and_produces():
+    assert passes.pass_properties("AllocateMemoryAddr") == {
+        "required": ["HasMemRefs"], "produced": ["AllocatedMemoryAddr"], "invalidated": []}
+    assert passes.pass_properties("InlineFunctions")["required"] == []
+    with pytest.raises(pypto.PipelineError, match="NoSuchPass"):
+        passes.pass_properties("NoSuchPass")
+
+
+def test_run_takes_the_platform_by_name():
+    program = ir.Program("p", [ir.Function("f", ir.FunctionType.Opaque, [], [], [], ir.SeqStmts([]))])
+    manager = passes.PassManager("default")
+    assert manager.run(program, platform="a5sim") is not None
+    with pytest.raises(ValueError, match="a2a3sim"):
+        manager.run(program, platform="no_such_platform")
+
+
 def test_plugin_search_path_errors_name_the_manifest(tmp_path):
     broken = tmp_path / "broken"
     broken.mkdir()

@@ -13,15 +13,6 @@ namespace {
 using passes::DeriveCallDirectionsPass;
 using Directions = std::vector<std::string>;
 
-TypePtr Tensor16() { return TensorType::Make(std::vector<int64_t>{16, 16}, DataType::FP32); }
-VarPtr TensorVar(const std::string& name) { return Var::Make(name, Tensor16()); }
-
-FunctionPtr Fn(const std::string& name, FunctionType type, std::vector<VarPtr> params,
-               std::vector<ParamDirection> directions, std::vector<TypePtr> returns, StmtPtr body) {
-  if (directions.empty()) directions.assign(params.size(), ParamDirection::In);
-  return Function::Make(name, type, std::move(params), std::move(directions), std::move(returns), std::move(body));
-}
-
 // kernel(x: In, alpha: Scalar, out: Out) -> out ; update(acc: InOut) -> acc
 FunctionPtr Kernel() {
   auto x = TensorVar("x");
@@ -38,29 +29,12 @@ FunctionPtr Update() {
 ExprPtr KernelCall(const ExprPtr& x, const ExprPtr& alpha, const ExprPtr& out, const Directions& directions = {}) {
   Attrs attrs;
   if (!directions.empty()) attrs.Set("arg_directions", directions);
-  return Call::Make(GlobalVar::Make("kernel"), {x, alpha, out}, {}, Tensor16(), Span(), attrs);
+  return CallFn("kernel", {x, alpha, out}, Tensor16(), attrs);
 }
 ExprPtr UpdateCall(const ExprPtr& acc, const Directions& directions = {}) {
   Attrs attrs;
   if (!directions.empty()) attrs.Set("arg_directions", directions);
-  return Call::Make(GlobalVar::Make("update"), {acc}, {}, Tensor16(), Span(), attrs);
-}
-
-std::string Errors(const ProgramPtr& program) {
-  std::string errors;
-  for (const auto& d : Verify(program)) {
-    if (d.severity == Diagnostic::Severity::kError) errors += d.ToString() + "\n";
-  }
-  return errors;
-}
-
-ProgramPtr Derived(const ProgramPtr& program) {
-  EXPECT_EQ(Errors(program), "");
-  DeriveCallDirectionsPass pass;
-  pass::PassContext ctx;
-  ProgramPtr out = pass.Run(program, ctx);
-  EXPECT_EQ(Errors(out), "");
-  return out;
+  return CallFn("update", {acc}, Tensor16(), attrs);
 }
 
 // The orchestration main(x, alpha, out, acc) with `body`, plus the two kernels.
@@ -96,7 +70,7 @@ TEST(DeriveCallDirections, MapsParamDirectionsAndScalarsAndLeavesFirstOutputsExi
   auto e2 = TensorVar("r2");
   auto expected = ex.With(Seq({Assign(e1, KernelCall(ex.x, ex.alpha, ex.out, {"Input", "Scalar", "OutputExisting"})),
                                Assign(e2, UpdateCall(ex.acc, {"InOut"})), Return({})}));
-  ProgramPtr result = Derived(program);
+  ProgramPtr result = RunPass<DeriveCallDirectionsPass>(program);
   EXPECT_SAME_IR(result, expected);
   EXPECT_EQ(
       PrintProgram(result),
@@ -127,13 +101,13 @@ TEST(DeriveCallDirections, PromotesOutputsWhoseBufferAnEarlierCallWrote) {
     auto r2 = TensorVar("r2");
     auto whole = TensorVar("whole");
     auto r3 = TensorVar("r3");
-    auto view = ops::OpRegistry::Global().Create("tensor.reshape", {o.out, MakeTuple::Make(Ints({16, 16}))});
+    auto view = ops::OpRegistry::Global().Create("tensor.reshape", {o.out, Tuple({16, 16})});
     auto d = [&](Directions ds) { return annotated ? ds : Directions{}; };
     return o.With(Seq({Assign(r1, KernelCall(o.x, o.alpha, o.out, d({"Input", "Scalar", "OutputExisting"}))),
                        Assign(r2, KernelCall(o.x, o.alpha, r1, d({"Input", "Scalar", "InOut"}))), Assign(whole, view),
                        Assign(r3, KernelCall(o.x, o.alpha, whole, d({"Input", "Scalar", "InOut"}))), Return({})}));
   };
-  EXPECT_SAME_IR(Derived(build(Orch(), false)), build(Orch(), true));
+  EXPECT_SAME_IR(RunPass<DeriveCallDirectionsPass>(build(Orch(), false)), build(Orch(), true));
 }
 
 TEST(DeriveCallDirections, PromotesOutputsInSequentialLoopsButNotInParallelOnes) {
@@ -152,7 +126,7 @@ TEST(DeriveCallDirections, PromotesOutputsInSequentialLoopsButNotInParallelOnes)
                       Seq({Assign(r2, KernelCall(o.x, o.alpha, o.x, d({"Input", "Scalar", "InOut"})))}), {});
     return o.With(Seq({parallel, sequential, Return({})}));
   };
-  EXPECT_SAME_IR(Derived(build(Orch(), false)), build(Orch(), true));
+  EXPECT_SAME_IR(RunPass<DeriveCallDirectionsPass>(build(Orch(), false)), build(Orch(), true));
 }
 
 TEST(DeriveCallDirections, PromotesOutputsInWhileLoops) {
@@ -168,7 +142,7 @@ TEST(DeriveCallDirections, PromotesOutputsInWhileLoops) {
         {kend});
     return o.With(Seq({loop, Return({})}));
   };
-  EXPECT_SAME_IR(Derived(build(Orch(), false)), build(Orch(), true));
+  EXPECT_SAME_IR(RunPass<DeriveCallDirectionsPass>(build(Orch(), false)), build(Orch(), true));
 }
 
 // The parallel loop's iter_arg starts as `out`, which the first call wrote: same buffer, so InOut.
@@ -187,7 +161,7 @@ TEST(DeriveCallDirections, FollowsIterArgsBackToTheirInitBuffer) {
     return o.With(
         Seq({Assign(r0, KernelCall(o.x, o.alpha, o.out, d({"Input", "Scalar", "OutputExisting"}))), loop, Return({})}));
   };
-  EXPECT_SAME_IR(Derived(build(Orch(), false)), build(Orch(), true));
+  EXPECT_SAME_IR(RunPass<DeriveCallDirectionsPass>(build(Orch(), false)), build(Orch(), true));
 }
 
 TEST(DeriveCallDirections, PromotesOutputsIntoAnEnclosingInOutParameter) {
@@ -198,7 +172,7 @@ TEST(DeriveCallDirections, PromotesOutputsIntoAnEnclosingInOutParameter) {
     Directions d = annotated ? Directions{"Input", "Scalar", "InOut"} : Directions{};
     return o.With(Seq({Assign(r, KernelCall(o.x, o.alpha, o.out, d)), Return({})}));
   };
-  EXPECT_SAME_IR(Derived(build(false)), build(true));
+  EXPECT_SAME_IR(RunPass<DeriveCallDirectionsPass>(build(false)), build(true));
 }
 
 TEST(DeriveCallDirections, KeepsUserNoDepArguments) {
@@ -206,7 +180,7 @@ TEST(DeriveCallDirections, KeepsUserNoDepArguments) {
     auto r = TensorVar("r");
     return o.With(Seq({Assign(r, KernelCall(o.x, o.alpha, o.out, d)), Return({})}));
   };
-  EXPECT_SAME_IR(Derived(build(Orch(), {"NoDep", "Scalar", "Input"})),
+  EXPECT_SAME_IR(RunPass<DeriveCallDirectionsPass>(build(Orch(), {"NoDep", "Scalar", "Input"})),
                  build(Orch(), {"NoDep", "Scalar", "OutputExisting"}));
 }
 
@@ -219,7 +193,7 @@ TEST(DeriveCallDirections, LeavesKernelsAndNonKernelCallsAlone) {
       "test", {Fn("main", FunctionType::Orchestration, {x}, {}, {},
                   Seq({Assign(r, Call::Make(GlobalVar::Make("helper"), {x}, {}, Tensor16())), Return({})})),
                helper, Kernel()});
-  EXPECT_EQ(Derived(program), program);
+  EXPECT_EQ(RunPass<DeriveCallDirectionsPass>(program), program);
 }
 
 }  // namespace

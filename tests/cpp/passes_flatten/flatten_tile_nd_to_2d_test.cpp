@@ -14,39 +14,6 @@ namespace {
 
 using passes::FlattenTileNdTo2DPass;
 
-ProgramPtr Flattened(const ProgramPtr& program) {
-  EXPECT_EQ(AllVerifierErrors(program), "");
-  FlattenTileNdTo2DPass pass;
-  pass::PassContext ctx;
-  ProgramPtr out = pass.Run(program, ctx);
-  EXPECT_EQ(AllVerifierErrors(out), "");
-  return out;
-}
-
-Error FlattenError(const ProgramPtr& program) {
-  FlattenTileNdTo2DPass pass;
-  pass::PassContext ctx;
-  try {
-    pass.Run(program, ctx);
-  } catch (const Error& e) {
-    return e;
-  }
-  ADD_FAILURE() << "FlattenTileNdTo2D accepted the program";
-  return Error(ErrorKind::kInternal, "no error");
-}
-
-ExprPtr Op(const std::string& name, std::vector<ExprPtr> args, Attrs kwargs = {}) {
-  return ops::OpRegistry::Global().Create(name, std::move(args), std::move(kwargs));
-}
-ExprPtr List(std::vector<ExprPtr> values) { return MakeTuple::Make(std::move(values)); }
-VarPtr TensorVar(const std::string& name, std::vector<int64_t> shape) {
-  return Var::Make(name, TensorType::Make(shape, DataType::FP32));
-}
-StmtPtr Let(VarPtr& var, const std::string& name, const ExprPtr& value) {
-  var = Var::Make(name, value->type);
-  return Assign(var, value);
-}
-
 ProgramPtr KernelProgram(std::vector<VarPtr> params, std::vector<ParamDirection> dirs, StmtPtr body,
                          std::vector<TypePtr> returns) {
   return Program::Make("test", {Function::Make("k", FunctionType::InCore, std::move(params), std::move(dirs),
@@ -66,8 +33,8 @@ TEST(FlattenTileNdTo2D, MergesLeadingDimsAndKeepsTheGmWindow) {
   auto x = TensorVar("x", {4, 16, 64});
   auto out = TensorVar("out", {4, 16, 64});
   VarPtr t, e, r;
-  auto body = Seq({Let(t, "t", Op("tile.load", {x, List(Ints({2, 0, 0})), List(Ints({2, 16, 64}))})),
-                   Let(e, "e", Op("tile.exp", {t})), Let(r, "r", Op("tile.store", {e, List(Ints({2, 0, 0})), out})),
+  auto body = Seq({Let(t, "t", Op("tile.load", {x, Tuple({2, 0, 0}), Tuple({2, 16, 64})})),
+                   Let(e, "e", Op("tile.exp", {t})), Let(r, "r", Op("tile.store", {e, Tuple({2, 0, 0}), out})),
                    Return({r})});
   auto program = KernelProgram({x, out}, {ParamDirection::In, ParamDirection::Out}, body, {out->type});
   EXPECT_EQ(PrintFunction(program->functions[0]),
@@ -78,7 +45,7 @@ TEST(FlattenTileNdTo2D, MergesLeadingDimsAndKeepsTheGmWindow) {
             "    e: pl.Tile[[2, 16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.exp(t)\n"
             "    r: pl.Tensor[[4, 16, 64], pl.FP32] = pl.tile.store(e, [2, 0, 0], out)\n"
             "    return r\n");
-  EXPECT_EQ(PrintFunction(Flattened(program)->functions[0]),
+  EXPECT_EQ(PrintFunction(RunPass<FlattenTileNdTo2DPass>(program)->functions[0]),
             "@pl.function(type=pl.FunctionType.InCore)\n"
             "def k(self, x: pl.Tensor[[4, 16, 64], pl.FP32], out: pl.Out[pl.Tensor[[4, 16, 64], pl.FP32]]) -> "
             "pl.Tensor[[4, 16, 64], pl.FP32]:\n"
@@ -94,11 +61,11 @@ TEST(FlattenTileNdTo2D, MakesRank1TilesOneRow) {
   auto v = TensorVar("v", {64});
   auto out = TensorVar("out", {64});
   VarPtr t, s, r;
-  auto body = Seq({Let(t, "t", Op("tile.load", {v, List(Ints({0})), List(Ints({64}))})),
+  auto body = Seq({Let(t, "t", Op("tile.load", {v, Tuple({0}), Tuple({64})})),
                    Let(s, "s", Op("tile.adds", {t, Float(1.0)})),
-                   Let(r, "r", Op("tile.store", {s, List(Ints({0})), out})), Return({r})});
+                   Let(r, "r", Op("tile.store", {s, Tuple({0}), out})), Return({r})});
   auto program = KernelProgram({v, out}, {ParamDirection::In, ParamDirection::Out}, body, {out->type});
-  EXPECT_EQ(PrintFunction(Flattened(program)->functions[0]),
+  EXPECT_EQ(PrintFunction(RunPass<FlattenTileNdTo2DPass>(program)->functions[0]),
             "@pl.function(type=pl.FunctionType.InCore)\n"
             "def k(self, v: pl.Tensor[[64], pl.FP32], out: pl.Out[pl.Tensor[[64], pl.FP32]]) -> "
             "pl.Tensor[[64], pl.FP32]:\n"
@@ -115,15 +82,15 @@ TEST(FlattenTileNdTo2D, CreatesScratchTilesIn2DAndRetypesLoopCarries) {
   auto out = TensorVar("out", {2, 8, 32});
   auto i = IndexVar("i");
   VarPtr zero, t, sum, r;
-  auto init = Let(zero, "zero", Op("tile.full", {List(Ints({2, 8, 32})), Float(0.0)}, {{"dtype", DataType::FP32}}));
+  auto init = Let(zero, "zero", Op("tile.full", {Tuple({2, 8, 32}), Float(0.0)}, {{"dtype", DataType::FP32}}));
   auto acc = IterArg::Make("acc", zero->type, zero);
-  auto loop_body = Seq({Let(t, "t", Op("tile.load", {x, List(Ints({0, 0, 0})), List(Ints({2, 8, 32}))})),
+  auto loop_body = Seq({Let(t, "t", Op("tile.load", {x, Tuple({0, 0, 0}), Tuple({2, 8, 32})})),
                         Let(sum, "sum", Op("tile.add", {acc, t})), Yield({sum})});
   auto total = Var::Make("total", zero->type);
   auto loop = ForStmt::Make(i, Int(0), Int(3), Int(1), {acc}, loop_body, {total});
-  auto body = Seq({init, loop, Let(r, "r", Op("tile.store", {total, List(Ints({0, 0, 0})), out})), Return({r})});
+  auto body = Seq({init, loop, Let(r, "r", Op("tile.store", {total, Tuple({0, 0, 0}), out})), Return({r})});
   auto program = KernelProgram({x, out}, {ParamDirection::In, ParamDirection::Out}, body, {out->type});
-  EXPECT_EQ(PrintFunction(Flattened(program)->functions[0]),
+  EXPECT_EQ(PrintFunction(RunPass<FlattenTileNdTo2DPass>(program)->functions[0]),
             "@pl.function(type=pl.FunctionType.InCore)\n"
             "def k(self, x: pl.Tensor[[2, 8, 32], pl.FP32], out: pl.Out[pl.Tensor[[2, 8, 32], pl.FP32]]) -> "
             "pl.Tensor[[2, 8, 32], pl.FP32]:\n"
@@ -143,22 +110,22 @@ TEST(FlattenTileNdTo2D, LeavesTwoDimensionalCodeAsItIs) {
   auto out = TensorVar("out", {16, 64});
   VarPtr t, e, r;
   auto body =
-      Seq({Let(t, "t", Op("tile.load", {x, List(Ints({0, 0})), List(Ints({16, 64}))})),
-           Let(e, "e", Op("tile.exp", {t})), Let(r, "r", Op("tile.store", {e, List(Ints({0, 0})), out})), Return({r})});
+      Seq({Let(t, "t", Op("tile.load", {x, Tuple({0, 0}), Tuple({16, 64})})),
+           Let(e, "e", Op("tile.exp", {t})), Let(r, "r", Op("tile.store", {e, Tuple({0, 0}), out})), Return({r})});
   auto program = KernelProgram({x, out}, {ParamDirection::In, ParamDirection::Out}, body, {out->type});
-  auto once = Flattened(program);
+  auto once = RunPass<FlattenTileNdTo2DPass>(program);
   EXPECT_SAME_IR(once, program);
-  EXPECT_SAME_IR(Flattened(once), once);
+  EXPECT_SAME_IR(RunPass<FlattenTileNdTo2DPass>(once), once);
 }
 
 TEST(FlattenTileNdTo2D, RejectsADynamicDim) {
   auto m = IndexVar("m");
   auto x = Var::Make("x", TensorType::Make({m, Int(4), Int(8)}, DataType::FP32));
   VarPtr t, e;
-  auto body = Seq({Let(t, "t", Op("tile.load", {x, List(Ints({0, 0, 0})), List({m, Int(4), Int(8)})})),
+  auto body = Seq({Let(t, "t", Op("tile.load", {x, Tuple({0, 0, 0}), MakeTuple::Make({m, Int(4), Int(8)})})),
                    Let(e, "e", Op("tile.exp", {t})), Return({})});
   auto program = KernelProgram({m, x}, {ParamDirection::In, ParamDirection::In}, body, {});
-  Error err = FlattenError(program);
+  Error err = PassError<FlattenTileNdTo2DPass>(program);
   EXPECT_EQ(err.kind(), ErrorKind::kValue);
   EXPECT_EQ(err.message(),
             "FlattenTileNdTo2D: in function 'k', tile 't' has shape [m, 4, 8] with a dynamic dim, so its leading "
@@ -169,11 +136,11 @@ TEST(FlattenTileNdTo2D, RejectsADynamicDim) {
 TEST(FlattenTileNdTo2D, RejectsADimIndexedOpOnAnNdTile) {
   auto x = TensorVar("x", {2, 8, 32});
   VarPtr t, tt;
-  auto load = Let(t, "t", Op("tile.load", {x, List(Ints({0, 0, 0})), List(Ints({2, 8, 32}))}));
+  auto load = Let(t, "t", Op("tile.load", {x, Tuple({0, 0, 0}), Tuple({2, 8, 32})}));
   auto transpose = Let(tt, "tt", Op("tile.transpose", {t, Int(1), Int(2)}));
   auto program = KernelProgram({x}, {ParamDirection::In}, Seq({load, transpose, Return({})}), {});
   // Built before the pass, the transpose still sees the 3D tile.
-  Error err = FlattenError(program);
+  Error err = PassError<FlattenTileNdTo2DPass>(program);
   EXPECT_EQ(err.message(),
             "FlattenTileNdTo2D: in function 'k', tile.transpose works on tile 't' of shape [2, 8, 32] along its dims, "
             "which its 2D form [rows, cols] no longer has; apply it to the tensor before loading (slice the tensor "

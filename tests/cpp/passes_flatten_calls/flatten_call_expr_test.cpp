@@ -13,30 +13,19 @@
 namespace pypto::test {
 namespace {
 
-ExprPtr Op(const std::string& name, std::vector<ExprPtr> args, Attrs kwargs = {}) {
-  return ops::OpRegistry::Global().Create(name, std::move(args), std::move(kwargs));
-}
-ExprPtr List(std::vector<int64_t> values) {
-  std::vector<ExprPtr> elements;
-  for (int64_t v : values) elements.push_back(ConstInt::Make(v));
-  return MakeTuple::Make(std::move(elements));
-}
-VarPtr TensorVar(const std::string& name) { return Var::Make(name, TensorType::Make({16, 64}, DataType::FP32)); }
 VarPtr Temp(int k, const ExprPtr& value) { return Var::Make("__tmp_v" + std::to_string(k), value->type); }
 ExprPtr IndexCall(const std::string& op, std::vector<ExprPtr> args) {
   return CallOp(op, std::move(args), Scalar(DataType::INDEX));
 }
 
-std::string Printed(const ProgramPtr& program) { return PrintFunction(program->functions.at(0)); }
-
 // The front end's shape: an orchestration function whose InCore scope
 // assembles the exp of a sum, written as one nested expression.
 ProgramPtr NestedChainInScope() {
-  auto a = TensorVar("a");
-  auto b = TensorVar("b");
-  auto out = TensorVar("out");
-  auto out_1 = TensorVar("out_1");
-  auto nested = Op("tensor.assemble", {out, Op("tensor.exp", {Op("tensor.add", {a, b})}), List({0, 0})});
+  auto a = TensorVar("a", {16, 64});
+  auto b = TensorVar("b", {16, 64});
+  auto out = TensorVar("out", {16, 64});
+  auto out_1 = TensorVar("out_1", {16, 64});
+  auto nested = Op("tensor.assemble", {out, Op("tensor.exp", {Op("tensor.add", {a, b})}), Tuple({0, 0})});
   auto scope = ScopeStmt::Make(ScopeKind::InCore, Assign(out_1, nested));
   auto f = Function::Make("main", FunctionType::Orchestration, {a, b, out}, {}, {out->type},
                           Seq({scope, Return({out_1})}));
@@ -49,17 +38,17 @@ TEST(FlattenCallExpr, BindsANestedTensorChainInsideAnInCoreScopeInnermostFirst) 
   auto out = passes::FlattenCallExpr(program);
   EXPECT_EQ(AllVerifierErrors(out), "");
 
-  auto a = TensorVar("a");
-  auto b = TensorVar("b");
-  auto o = TensorVar("out");
-  auto out_1 = TensorVar("out_1");
+  auto a = TensorVar("a", {16, 64});
+  auto b = TensorVar("b", {16, 64});
+  auto o = TensorVar("out", {16, 64});
+  auto out_1 = TensorVar("out_1", {16, 64});
   auto sum = Op("tensor.add", {a, b});
   auto t0 = Temp(0, sum);
   auto e = Op("tensor.exp", {t0});
   auto t1 = Temp(1, e);
   auto scope = ScopeStmt::Make(
       ScopeKind::InCore,
-      Seq({Assign(t0, sum), Assign(t1, e), Assign(out_1, Op("tensor.assemble", {o, t1, List({0, 0})}))}));
+      Seq({Assign(t0, sum), Assign(t1, e), Assign(out_1, Op("tensor.assemble", {o, t1, Tuple({0, 0})}))}));
   auto expected = Function::Make("main", FunctionType::Orchestration, {a, b, o}, {}, {o->type},
                                  Seq({scope, Return({out_1})}));
   EXPECT_SAME_IR(out->functions[0], expected);
@@ -318,11 +307,11 @@ class TensorOpFinder : public IRVisitor {
 // survives the lowering.
 TEST(FlattenCallExprPlugin, LetsConvertTensorToTileOpsLowerANestedChain) {
   EXPECT_EQ(pass::PassRegistry::Global().Create("FlattenCallExpr")->name(), "FlattenCallExpr");
-  auto a = TensorVar("a");
-  auto b = TensorVar("b");
-  auto o = TensorVar("out");
-  auto out_1 = TensorVar("out_1");
-  auto nested = Op("tensor.assemble", {o, Op("tensor.exp", {Op("tensor.add", {a, b})}), List({0, 0})});
+  auto a = TensorVar("a", {16, 64});
+  auto b = TensorVar("b", {16, 64});
+  auto o = TensorVar("out", {16, 64});
+  auto out_1 = TensorVar("out_1", {16, 64});
+  auto nested = Op("tensor.assemble", {o, Op("tensor.exp", {Op("tensor.add", {a, b})}), Tuple({0, 0})});
   auto kernel = Function::Make("kernel", FunctionType::InCore, {a, b, o},
                                {ParamDirection::In, ParamDirection::In, ParamDirection::Out}, {o->type},
                                Seq({Assign(out_1, nested), Return({out_1})}));

@@ -13,58 +13,13 @@ namespace {
 
 using passes::InlineFunctionsPass;
 
-TypePtr Tensor16() { return TensorType::Make(std::vector<int64_t>{16, 16}, DataType::FP32); }
-VarPtr TensorVar(const std::string& name) { return Var::Make(name, Tensor16()); }
-ExprPtr OpCall(const std::string& name, std::vector<ExprPtr> args) {
-  return ops::OpRegistry::Global().Create(name, std::move(args));
-}
-ExprPtr CallFn(const std::string& name, std::vector<ExprPtr> args, TypePtr type) {
-  return Call::Make(GlobalVar::Make(name), std::move(args), {}, std::move(type));
-}
-FunctionPtr Fn(const std::string& name, FunctionType type, std::vector<VarPtr> params, std::vector<TypePtr> returns,
-               StmtPtr body) {
-  std::vector<ParamDirection> directions(params.size(), ParamDirection::In);
-  return Function::Make(name, type, std::move(params), std::move(directions), std::move(returns), std::move(body));
-}
-
-// Full verification, type checks included; op placement is checked too,
-// which is why callers are InCore functions here.
-std::string FullVerifierErrors(const ProgramPtr& program) {
-  std::string errors;
-  for (const auto& d : Verify(program)) {
-    if (d.severity == Diagnostic::Severity::kError) errors += d.ToString() + "\n";
-  }
-  return errors;
-}
-
-ProgramPtr Inlined(const ProgramPtr& program) {
-  EXPECT_EQ(FullVerifierErrors(program), "");
-  InlineFunctionsPass pass;
-  pass::PassContext ctx;
-  ProgramPtr out = pass.Run(program, ctx);
-  EXPECT_EQ(FullVerifierErrors(out), "");
-  return out;
-}
-
-Error InlineError(const ProgramPtr& program) {
-  InlineFunctionsPass pass;
-  pass::PassContext ctx;
-  try {
-    pass.Run(program, ctx);
-  } catch (const Error& e) {
-    return e;
-  }
-  ADD_FAILURE() << "InlineFunctions accepted the program";
-  return Error(ErrorKind::kInternal, "no error");
-}
-
 // Inline helper: def shift(a): t = a + 1.0; u = t * 2.0; return u
 FunctionPtr ShiftHelper() {
   auto a = TensorVar("a");
   auto t = TensorVar("t");
   auto u = TensorVar("u");
   return Fn("shift", FunctionType::Inline, {a}, {Tensor16()},
-            Seq({Assign(t, OpCall("tensor.adds", {a, Float(1.0)})), Assign(u, OpCall("tensor.muls", {t, Float(2.0)})),
+            Seq({Assign(t, Op("tensor.adds", {a, Float(1.0)})), Assign(u, Op("tensor.muls", {t, Float(2.0)})),
                  Return({u})}));
 }
 
@@ -94,10 +49,10 @@ TEST(InlineFunctions, SplicesTheBodyWithFreshNamesAndDropsTheInlineFunction) {
   auto expected = Program::Make(
       "test",
       {Fn("main", FunctionType::InCore, {ex}, {Tensor16()},
-          Seq({Assign(t0, OpCall("tensor.adds", {ex, Float(1.0)})), Assign(u0, OpCall("tensor.muls", {t0, Float(2.0)})),
-               Assign(ey, u0), Assign(t1, OpCall("tensor.adds", {ey, Float(1.0)})),
-               Assign(u1, OpCall("tensor.muls", {t1, Float(2.0)})), Assign(ez, u1), Return({ez})}))});
-  ProgramPtr out = Inlined(program);
+          Seq({Assign(t0, Op("tensor.adds", {ex, Float(1.0)})), Assign(u0, Op("tensor.muls", {t0, Float(2.0)})),
+               Assign(ey, u0), Assign(t1, Op("tensor.adds", {ey, Float(1.0)})),
+               Assign(u1, Op("tensor.muls", {t1, Float(2.0)})), Assign(ez, u1), Return({ez})}))});
+  ProgramPtr out = RunPass<InlineFunctionsPass>(program);
   EXPECT_SAME_IR(out, expected);
   EXPECT_EQ(PrintProgram(out),
             "# pypto.program: test\n"
@@ -142,9 +97,9 @@ TEST(InlineFunctions, BindsUnpackedResultsDirectlyAndExpandsNestedInlineCalls) {
   auto expected = Program::Make(
       "test",
       {Fn("main", FunctionType::InCore, {ex}, {Tensor16()},
-          Seq({Assign(t, OpCall("tensor.adds", {ex, Float(1.0)})), Assign(u, OpCall("tensor.muls", {t, Float(2.0)})),
+          Seq({Assign(t, Op("tensor.adds", {ex, Float(1.0)})), Assign(u, Op("tensor.muls", {t, Float(2.0)})),
                Assign(es, u), Assign(efirst, es), Return({efirst})}))});
-  EXPECT_SAME_IR(Inlined(program), expected);
+  EXPECT_SAME_IR(RunPass<InlineFunctionsPass>(program), expected);
 }
 
 TEST(InlineFunctions, BindsSeveralResultsUsedAsATupleWithAMakeTuple) {
@@ -162,9 +117,9 @@ TEST(InlineFunctions, BindsSeveralResultsUsedAsATupleWithAMakeTuple) {
   auto expected = Program::Make(
       "test",
       {Fn("main", FunctionType::InCore, {ex}, {PairType()},
-          Seq({Assign(t, OpCall("tensor.adds", {ex, Float(1.0)})), Assign(u, OpCall("tensor.muls", {t, Float(2.0)})),
+          Seq({Assign(t, Op("tensor.adds", {ex, Float(1.0)})), Assign(u, Op("tensor.muls", {t, Float(2.0)})),
                Assign(es, u), Assign(er, MakeTuple::Make({ex, es})), Return({er})}))});
-  EXPECT_SAME_IR(Inlined(program), expected);
+  EXPECT_SAME_IR(RunPass<InlineFunctionsPass>(program), expected);
 }
 
 TEST(InlineFunctions, SplicesBareCallStatementsInsideLoops) {
@@ -172,7 +127,7 @@ TEST(InlineFunctions, SplicesBareCallStatementsInsideLoops) {
   auto a = TensorVar("a");
   auto v = TensorVar("v");
   auto touch = Fn("touch", FunctionType::Inline, {a}, {Tensor16()},
-                  Seq({Assign(v, OpCall("tensor.adds", {a, Float(1.0)})), Return({v})}));
+                  Seq({Assign(v, Op("tensor.adds", {a, Float(1.0)})), Return({v})}));
   auto x = TensorVar("x");
   auto i = IndexVar("i");
   auto loop = ForStmt::Make(i, Int(0), Int(4), Int(1), {}, Eval(CallFn("touch", {x}, Tensor16())), {});
@@ -182,15 +137,15 @@ TEST(InlineFunctions, SplicesBareCallStatementsInsideLoops) {
   auto ei = IndexVar("i");
   auto ev = TensorVar("v_inline0");
   auto eloop =
-      ForStmt::Make(ei, Int(0), Int(4), Int(1), {}, Seq({Assign(ev, OpCall("tensor.adds", {ex, Float(1.0)}))}), {});
+      ForStmt::Make(ei, Int(0), Int(4), Int(1), {}, Seq({Assign(ev, Op("tensor.adds", {ex, Float(1.0)}))}), {});
   auto expected = Program::Make("test", {Fn("main", FunctionType::InCore, {ex}, {}, Seq({eloop, Return({})}))});
-  EXPECT_SAME_IR(Inlined(program), expected);
+  EXPECT_SAME_IR(RunPass<InlineFunctionsPass>(program), expected);
 }
 
 TEST(InlineFunctions, LeavesProgramsWithoutInlineFunctionsAlone) {
   auto x = TensorVar("x");
   auto program = Program::Make("test", {Fn("main", FunctionType::InCore, {x}, {Tensor16()}, Seq({Return({x})}))});
-  EXPECT_EQ(Inlined(program), program);
+  EXPECT_EQ(RunPass<InlineFunctionsPass>(program), program);
 }
 
 TEST(InlineFunctions, RejectsCallCyclesNamingTheCycle) {
@@ -206,7 +161,7 @@ TEST(InlineFunctions, RejectsCallCyclesNamingTheCycle) {
   auto y = TensorVar("y");
   auto main = Fn("main", FunctionType::InCore, {x}, {Tensor16()},
                  Seq({Assign(y, CallFn("ping", {x}, Tensor16())), Return({y})}));
-  Error e = InlineError(Program::Make("test", {main, ping, pong}));
+  Error e = PassError<InlineFunctionsPass>(Program::Make("test", {main, ping, pong}));
   EXPECT_EQ(e.kind(), ErrorKind::kValue);
   EXPECT_EQ(e.message(),
             "InlineFunctions: the Inline functions call each other in a cycle (ping -> pong -> ping); splicing them "
@@ -217,9 +172,9 @@ TEST(InlineFunctions, RejectsCallCyclesNamingTheCycle) {
 TEST(InlineFunctions, RejectsCallsNestedInsideExpressions) {
   auto x = TensorVar("x");
   auto y = TensorVar("y");
-  auto nested = OpCall("tensor.adds", {CallFn("shift", {x}, Tensor16()), Float(1.0)});
+  auto nested = Op("tensor.adds", {CallFn("shift", {x}, Tensor16()), Float(1.0)});
   auto main = Fn("main", FunctionType::InCore, {x}, {Tensor16()}, Seq({Assign(y, nested), Return({y})}));
-  Error e = InlineError(Program::Make("test", {main, ShiftHelper()}));
+  Error e = PassError<InlineFunctionsPass>(Program::Make("test", {main, ShiftHelper()}));
   EXPECT_EQ(e.message(),
             "InlineFunctions: in function 'main', the call of Inline function 'shift' is nested inside another "
             "expression; only `x = self.shift(...)` or a bare call statement can be inlined. Bind the call to a "
@@ -235,7 +190,7 @@ TEST(InlineFunctions, RejectsReturnsBeforeTheEndOfAnInlineBody) {
   auto y = TensorVar("y");
   auto main = Fn("main", FunctionType::InCore, {x}, {Tensor16()},
                  Seq({Assign(y, CallFn("early", {x, Bool(true)}, Tensor16())), Return({y})}));
-  Error e = InlineError(Program::Make("test", {main, early}));
+  Error e = PassError<InlineFunctionsPass>(Program::Make("test", {main, early}));
   EXPECT_EQ(e.message(),
             "InlineFunctions: Inline function 'early' (called from 'main') returns before its last statement; an "
             "Inline body is spliced into the caller, so it may return only at its end. Compute the result in an if "

@@ -13,8 +13,8 @@ using passes::MemoryReusePass;
 
 // a = load(x); b = load(x); s = add(a, b); r = store(s, out), with source lines.
 ProgramPtr TwoLoads(int64_t rows, int64_t cols, DataType dtype = DataType::FP32) {
-  auto x = TensorParam("x", {rows, cols}, dtype);
-  auto out = TensorParam("out", {rows, cols}, dtype);
+  auto x = TensorVar("x", {rows, cols}, dtype);
+  auto out = TensorVar("out", {rows, cols}, dtype);
   std::vector<StmtPtr> body;
   auto a = Def(body, "a", Load(x, {rows, cols}), Span("k.py", 3, 5));
   auto b = Def(body, "b", Load(x, {rows, cols}), Span("k.py", 4, 5));
@@ -76,9 +76,9 @@ TEST(AllocateMemoryAddr, AlignsEveryAddress) {
 }
 
 TEST(AllocateMemoryAddr, EachSpaceStartsAtZero) {
-  auto a = TensorParam("a", {16, 16}, DataType::FP16);
-  auto b = TensorParam("b", {16, 16}, DataType::FP16);
-  auto out = TensorParam("out", {16, 16});
+  auto a = TensorVar("a", {16, 16}, DataType::FP16);
+  auto b = TensorVar("b", {16, 16}, DataType::FP16);
+  auto out = TensorVar("out", {16, 16});
   std::vector<StmtPtr> body;
   auto a_mat = Def(body, "a_mat", Load(a, {16, 16}, MemorySpace::Mat));
   auto b_mat = Def(body, "b_mat", Load(b, {16, 16}, MemorySpace::Mat));
@@ -151,8 +151,8 @@ TEST(AllocateMemoryAddr, ExhaustionListsEveryTileOfASharedBuffer) {
 
 // The error points at the largest buffer's first tile, whatever the name order.
 TEST(AllocateMemoryAddr, ExhaustionPointsAtTheLargestBufferAndCountsTheRest) {
-  auto x = TensorParam("x", {128, 512});
-  auto out = TensorParam("out", {128, 512});
+  auto x = TensorVar("x", {128, 512});
+  auto out = TensorVar("out", {128, 512});
   std::vector<StmtPtr> body;
   std::vector<VarPtr> tiles;
   for (int k = 0; k < 4; ++k) {

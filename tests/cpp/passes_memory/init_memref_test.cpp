@@ -14,8 +14,8 @@ const char* const kHeader =
 
 // a = load(x); e = exp(a); s = add(e, a); r = store(s, out): three Vec tiles.
 ProgramPtr ElementwiseKernel() {
-  auto x = TensorParam("x", {16, 64});
-  auto out = TensorParam("out", {16, 64});
+  auto x = TensorVar("x", {16, 64});
+  auto out = TensorVar("out", {16, 64});
   std::vector<StmtPtr> body;
   auto a = Def(body, "a", Load(x, {16, 64}));
   auto e = Def(body, "e", Op("tile.exp", {a}));
@@ -24,8 +24,6 @@ ProgramPtr ElementwiseKernel() {
   body.push_back(Return({r}));
   return ProgramWith({Kernel("kernel", {x, out}, std::move(body), {out->type})});
 }
-
-std::string Printed(const ProgramPtr& program) { return PrintFunction(program->functions.at(0)); }
 
 TEST(InitMemRef, DescribesItself) {
   InitMemRefPass pass;
@@ -53,8 +51,8 @@ TEST(InitMemRef, GivesEachTileABufferAndAnAllocAtTheTop) {
 }
 
 TEST(InitMemRef, MatchesTheHandBuiltProgram) {
-  auto x = TensorParam("x", {16, 64});
-  auto out = TensorParam("out", {16, 64});
+  auto x = TensorVar("x", {16, 64});
+  auto out = TensorVar("out", {16, 64});
   std::vector<StmtPtr> body;
   std::vector<MemRefPtr> memrefs;
   for (int k = 0; k < 3; ++k) {
@@ -83,9 +81,9 @@ TEST(InitMemRef, MatchesTheHandBuiltProgram) {
 }
 
 TEST(InitMemRef, SizesFollowDTypeAndPacking) {
-  auto x = TensorParam("x", {16, 64}, DataType::FP16);
-  auto q = TensorParam("q", {16, 63}, DataType::INT4);
-  auto out = TensorParam("out", {16, 64}, DataType::FP16);
+  auto x = TensorVar("x", {16, 64}, DataType::FP16);
+  auto q = TensorVar("q", {16, 63}, DataType::INT4);
+  auto out = TensorVar("out", {16, 64}, DataType::FP16);
   std::vector<StmtPtr> body;
   auto a = Def(body, "a", Load(x, {16, 64}));
   auto b = Def(body, "b", Load(q, {16, 63}));
@@ -101,8 +99,8 @@ TEST(InitMemRef, SizesFollowDTypeAndPacking) {
 // acc starts as a load, each iteration adds t, the result is stored: the
 // init value, the iter_arg, the yielded value and the return var share one buffer.
 ProgramPtr LoopKernel() {
-  auto x = TensorParam("x", {16, 64});
-  auto out = TensorParam("out", {16, 64});
+  auto x = TensorVar("x", {16, 64});
+  auto out = TensorVar("out", {16, 64});
   std::vector<StmtPtr> body;
   auto init = Def(body, "init", Load(x, {16, 64}));
   auto t = Def(body, "t", Load(x, {16, 64}));
@@ -154,8 +152,8 @@ TEST(InitMemRef, LoopCarriedTilesShareOneBuffer) {
 }
 
 TEST(InitMemRef, InPlaceOpsViewsAndAliasesShareTheirSource) {
-  auto x = TensorParam("x", {16, 64});
-  auto out = TensorParam("out", {16, 64});
+  auto x = TensorVar("x", {16, 64});
+  auto out = TensorVar("out", {16, 64});
   std::vector<StmtPtr> body;
   auto big = Def(body, "big", Load(x, {16, 64}));
   auto part = Def(body, "part", Load(x, {16, 32}));
@@ -177,9 +175,9 @@ TEST(InitMemRef, InPlaceOpsViewsAndAliasesShareTheirSource) {
 }
 
 TEST(InitMemRef, CountsBuffersPerSpace) {
-  auto a = TensorParam("a", {16, 16}, DataType::FP16);
-  auto b = TensorParam("b", {16, 16}, DataType::FP16);
-  auto out = TensorParam("out", {16, 16});
+  auto a = TensorVar("a", {16, 16}, DataType::FP16);
+  auto b = TensorVar("b", {16, 16}, DataType::FP16);
+  auto out = TensorVar("out", {16, 16});
   std::vector<StmtPtr> body;
   auto a_mat = Def(body, "a_mat", Load(a, {16, 16}, MemorySpace::Mat));
   auto b_mat = Def(body, "b_mat", Load(b, {16, 16}, MemorySpace::Mat));
@@ -204,8 +202,8 @@ TEST(InitMemRef, CountsBuffersPerSpace) {
 // Only one branch runs: the phi and the values both branches yield share a buffer.
 TEST(InitMemRef, BranchResultsShareWithWhatTheBranchesYield) {
   auto flag = ScalarVar("flag", DataType::BOOL);
-  auto x = TensorParam("x", {16, 64});
-  auto out = TensorParam("out", {16, 64});
+  auto x = TensorVar("x", {16, 64});
+  auto out = TensorVar("out", {16, 64});
   std::vector<StmtPtr> body;
   auto a = Def(body, "a", Load(x, {16, 64}));
   std::vector<StmtPtr> then_body;
@@ -232,8 +230,8 @@ TEST(InitMemRef, BranchResultsShareWithWhatTheBranchesYield) {
 
 TEST(InitMemRef, WhileLoopCarriesShareOneBuffer) {
   auto flag = ScalarVar("flag", DataType::BOOL);
-  auto x = TensorParam("x", {16, 64});
-  auto out = TensorParam("out", {16, 64});
+  auto x = TensorVar("x", {16, 64});
+  auto out = TensorVar("out", {16, 64});
   std::vector<StmtPtr> body;
   auto init = Def(body, "init", Load(x, {16, 64}));
   auto acc = IterArg::Make("acc", init->type, init);
@@ -257,7 +255,7 @@ TEST(InitMemRef, WhileLoopCarriesShareOneBuffer) {
 }
 
 TEST(InitMemRef, LeavesOtherFunctionsAlone) {
-  auto x = TensorParam("x", {16, 64});
+  auto x = TensorVar("x", {16, 64});
   auto orchestration = Function::Make("main", FunctionType::Orchestration, {x}, {ParamDirection::In}, {},
                                       Seq({Return({})}));
   auto program = ProgramWith({orchestration});
@@ -270,8 +268,8 @@ TEST(InitMemRef, RunningTwiceChangesNothing) {
 }
 
 TEST(InitMemRef, TileWithoutMemorySpaceIsAnError) {
-  auto x = TensorParam("x", {16, 64});
-  auto out = TensorParam("out", {16, 64});
+  auto x = TensorVar("x", {16, 64});
+  auto out = TensorVar("out", {16, 64});
   std::vector<StmtPtr> body;
   auto a = Def(body, "a", Op("tile.load", {x, Tuple({0, 0}), Tuple({16, 64})}), Span("k.py", 7, 9));
   auto r = Def(body, "r", Store(a, out));
@@ -286,8 +284,8 @@ TEST(InitMemRef, TileWithoutMemorySpaceIsAnError) {
 }
 
 TEST(InitMemRef, SharedBufferAcrossSpacesIsAnError) {
-  auto x = TensorParam("x", {16, 64});
-  auto out = TensorParam("out", {16, 64});
+  auto x = TensorVar("x", {16, 64});
+  auto out = TensorVar("out", {16, 64});
   std::vector<StmtPtr> body;
   auto init = Def(body, "init", Load(x, {16, 64}));
   auto i = IndexVar("i");
@@ -307,8 +305,8 @@ TEST(InitMemRef, SharedBufferAcrossSpacesIsAnError) {
 
 TEST(InitMemRef, DynamicShapeIsAnError) {
   auto n = IndexVar("n");
-  auto x = TensorParam("x", {16, 64});
-  auto out = TensorParam("out", {16, 64});
+  auto x = TensorVar("x", {16, 64});
+  auto out = TensorVar("out", {16, 64});
   std::vector<StmtPtr> body;
   auto a = Var::Make("a", TileType::Make(std::vector<ExprPtr>{n, Int(64)}, DataType::FP32, MemorySpace::Vec));
   body.push_back(Assign(a, Load(x, {16, 64})));

@@ -14,8 +14,6 @@ const char* const kHeader =
     "def kernel(self, x: pl.Tensor[[16, 64], pl.FP32], out: pl.Out[pl.Tensor[[16, 64], pl.FP32]]) -> "
     "pl.Tensor[[16, 64], pl.FP32]:\n";
 
-std::string Printed(const ProgramPtr& program) { return PrintFunction(program->functions.at(0)); }
-
 ProgramPtr KernelOf(const VarPtr& x, const VarPtr& out, std::vector<StmtPtr> body, const VarPtr& result) {
   auto r = Def(body, "r", Store(result, out));
   body.push_back(Return({r}));
@@ -47,8 +45,8 @@ size_t AllocCount(const ProgramPtr& program) {
 
 // a = load(x); e = exp(a); s = add(e, a); r = store(s, out)
 ProgramPtr Chain() {
-  auto x = TensorParam("x", {16, 64});
-  auto out = TensorParam("out", {16, 64});
+  auto x = TensorVar("x", {16, 64});
+  auto out = TensorVar("out", {16, 64});
   std::vector<StmtPtr> body;
   auto a = Def(body, "a", Load(x, {16, 64}));
   auto e = Def(body, "e", Op("tile.exp", {a}));
@@ -82,8 +80,8 @@ TEST(MemoryReuse, ResultTakesTheBufferOfAnInputItsOpLastReads) {
 // recip must not write over its input, so its result stays apart from it;
 // a later add may take the dead input's buffer.
 TEST(MemoryReuse, NotInplaceSafeOpsKeepTheirResultApart) {
-  auto x = TensorParam("x", {16, 64});
-  auto out = TensorParam("out", {16, 64});
+  auto x = TensorVar("x", {16, 64});
+  auto out = TensorVar("out", {16, 64});
   std::vector<StmtPtr> body;
   auto a = Def(body, "a", Load(x, {16, 64}));
   auto t = Def(body, "t", Op("tile.recip", {a}));
@@ -94,8 +92,8 @@ TEST(MemoryReuse, NotInplaceSafeOpsKeepTheirResultApart) {
 }
 
 TEST(MemoryReuse, InPlaceSafeOpsReuseTheirDyingInput) {
-  auto x = TensorParam("x", {16, 64});
-  auto out = TensorParam("out", {16, 64});
+  auto x = TensorVar("x", {16, 64});
+  auto out = TensorVar("out", {16, 64});
   std::vector<StmtPtr> body;
   auto a = Def(body, "a", Load(x, {16, 64}));
   auto t = Def(body, "t", Op("tile.exp", {a}));
@@ -109,8 +107,8 @@ TEST(MemoryReuse, InPlaceSafeOpsReuseTheirDyingInput) {
 // the loop's end: the tile the body defines may not take its buffer, though
 // the body's own tiles share within an iteration.
 TEST(MemoryReuse, ValuesReadInALoopLiveToItsEnd) {
-  auto x = TensorParam("x", {16, 64});
-  auto out = TensorParam("out", {16, 64});
+  auto x = TensorVar("x", {16, 64});
+  auto out = TensorVar("out", {16, 64});
   std::vector<StmtPtr> body;
   auto w = Def(body, "w", Load(x, {16, 64}));
   auto i = IndexVar("i");
@@ -140,8 +138,8 @@ TEST(MemoryReuse, ValuesReadInALoopLiveToItsEnd) {
 // The carried buffer lives across the whole loop; a tile loaded before the
 // loop and dead before it may still be shared with a tile after it.
 TEST(MemoryReuse, LoopCarriedBuffersLiveAcrossTheLoop) {
-  auto x = TensorParam("x", {16, 64});
-  auto out = TensorParam("out", {16, 64});
+  auto x = TensorVar("x", {16, 64});
+  auto out = TensorVar("out", {16, 64});
   std::vector<StmtPtr> body;
   auto init = Def(body, "init", Load(x, {16, 64}));
   auto i = IndexVar("i");
@@ -170,9 +168,9 @@ TEST(MemoryReuse, LoopCarriedBuffersLiveAcrossTheLoop) {
 // First-fit-decreasing: the large buffer is placed first and a smaller dead
 // one can share it, whatever its shape and dtype.
 TEST(MemoryReuse, SmallerBuffersOfOtherShapesShareALargerOne) {
-  auto x = TensorParam("x", {16, 64});
-  auto y = TensorParam("y", {8, 16}, DataType::FP16);
-  auto out = TensorParam("out", {16, 64});
+  auto x = TensorVar("x", {16, 64});
+  auto y = TensorVar("y", {8, 16}, DataType::FP16);
+  auto out = TensorVar("out", {16, 64});
   std::vector<StmtPtr> body;
   auto small = Def(body, "small", Load(y, {8, 16}));
   auto small_exp = Def(body, "small_exp", Op("tile.exp", {small}));
@@ -195,8 +193,8 @@ TEST(MemoryReuse, SmallerBuffersOfOtherShapesShareALargerOne) {
 // read in one branch is dead in the other.
 TEST(MemoryReuse, BranchesShareWithEachOther) {
   auto flag = ScalarVar("flag", DataType::BOOL);
-  auto x = TensorParam("x", {16, 64});
-  auto out = TensorParam("out", {16, 64});
+  auto x = TensorVar("x", {16, 64});
+  auto out = TensorVar("out", {16, 64});
   std::vector<StmtPtr> body;
   auto a = Def(body, "a", Load(x, {16, 64}));
   std::vector<StmtPtr> then_body;
@@ -220,8 +218,8 @@ TEST(MemoryReuse, BranchesShareWithEachOther) {
 }
 
 TEST(MemoryReuse, SpacesNeverShare) {
-  auto a = TensorParam("a", {16, 16}, DataType::FP16);
-  auto out = TensorParam("out", {16, 16}, DataType::FP16);
+  auto a = TensorVar("a", {16, 16}, DataType::FP16);
+  auto out = TensorVar("out", {16, 16}, DataType::FP16);
   std::vector<StmtPtr> body;
   auto a_mat = Def(body, "a_mat", Load(a, {16, 16}, MemorySpace::Mat));
   auto a_vec = Def(body, "a_vec", Load(a, {16, 16}, MemorySpace::Vec));

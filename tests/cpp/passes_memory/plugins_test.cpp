@@ -17,8 +17,8 @@ TEST(MemoryPassPlugins, ProvideTheirPassesByName) {
 }
 
 TEST(MemoryPassPlugins, RunAsAPipeline) {
-  auto x = TensorParam("x", {16, 64});
-  auto out = TensorParam("out", {16, 64});
+  auto x = TensorVar("x", {16, 64});
+  auto out = TensorVar("out", {16, 64});
   std::vector<StmtPtr> body;
   auto a = Def(body, "a", Load(x, {16, 64}));
   auto e = Def(body, "e", Op("tile.exp", {a}));

@@ -24,55 +24,17 @@ ProgramPtr InferredFromAnyInput(const ProgramPtr& program) {
   return out;
 }
 
-ProgramPtr Inferred(const ProgramPtr& program) {
-  EXPECT_EQ(AllVerifierErrors(program), "");
-  return InferredFromAnyInput(program);
-}
-
-
-Error InferError(const ProgramPtr& program) {
-  InferTileMemorySpacePass pass;
-  pass::PassContext ctx;
-  try {
-    pass.Run(program, ctx);
-  } catch (const Error& e) {
-    return e;
-  }
-  ADD_FAILURE() << "InferTileMemorySpace accepted the program";
-  return Error(ErrorKind::kInternal, "no error");
-}
-
-ExprPtr Op(const std::string& name, std::vector<ExprPtr> args, Attrs kwargs = {}) {
-  return ops::OpRegistry::Global().Create(name, std::move(args), std::move(kwargs));
-}
-ExprPtr List(const std::vector<int64_t>& values) { return MakeTuple::Make(Ints(values)); }
 AttrValue Space(MemorySpace space) { return EnumAttr::Of(space); }
 
-VarPtr TensorParam(const std::string& name, std::vector<int64_t> shape, DataType dtype) {
-  return Var::Make(name, TensorType::Make(shape, dtype));
-}
-
-// `var = value`, with var typed as the value.
-StmtPtr Let(VarPtr& var, const std::string& name, const ExprPtr& value) {
-  var = Var::Make(name, value->type);
-  return Assign(var, value);
-}
-
 ExprPtr Load(const VarPtr& tensor, std::vector<int64_t> shape, Attrs kwargs = {}) {
-  return Op("tile.load", {tensor, List(std::vector<int64_t>(shape.size(), 0)), List(shape)}, std::move(kwargs));
-}
-
-FunctionPtr Kernel(std::vector<VarPtr> params, std::vector<ParamDirection> directions, StmtPtr body,
-                   std::vector<TypePtr> returns, FunctionType type = FunctionType::InCore, std::string name = "k") {
-  return Function::Make(std::move(name), type, std::move(params), std::move(directions), std::move(returns),
-                        std::move(body));
+  return Op("tile.load", {tensor, Tuple(std::vector<int64_t>(shape.size(), 0)), Tuple(shape)}, std::move(kwargs));
 }
 
 // c = a @ b with a, b [64, 64] FP16 and c stored into out (FP32).
 struct MatmulCase {
-  VarPtr a = TensorParam("a", {64, 64}, DataType::FP16);
-  VarPtr b = TensorParam("b", {64, 64}, DataType::FP16);
-  VarPtr out = TensorParam("out", {64, 64}, DataType::FP32);
+  VarPtr a = TensorVar("a", {64, 64}, DataType::FP16);
+  VarPtr b = TensorVar("b", {64, 64}, DataType::FP16);
+  VarPtr out = TensorVar("out", {64, 64}, DataType::FP32);
 };
 
 TEST(InferTileMemorySpace, DescribesItself) {
@@ -87,7 +49,7 @@ TEST(InferTileMemorySpace, LoadsMatmulOperandsToMatAndMovesThemIntoLeftAndRight)
   MatmulCase m;
   VarPtr ta, tb, c, r;
   auto body = Seq({Let(ta, "ta", Load(m.a, {64, 64})), Let(tb, "tb", Load(m.b, {64, 64})),
-                   Let(c, "c", Op("tile.matmul", {ta, tb})), Let(r, "r", Op("tile.store", {c, List({0, 0}), m.out})),
+                   Let(c, "c", Op("tile.matmul", {ta, tb})), Let(r, "r", Op("tile.store", {c, Tuple({0, 0}), m.out})),
                    Return({r})});
   auto program = Program::Make(
       "test",
@@ -102,7 +64,7 @@ TEST(InferTileMemorySpace, LoadsMatmulOperandsToMatAndMovesThemIntoLeftAndRight)
             "    c: pl.Tile[[64, 64], pl.FP32, pl.Mem.Acc] = pl.tile.matmul(ta, tb)\n"
             "    r: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(c, [0, 0], out)\n"
             "    return r\n");
-  auto out = Inferred(program);
+  auto out = RunPass<InferTileMemorySpacePass>(program);
 
   VarPtr ea, eb, ea_left, eb_right, ec, er;
   auto expected_body =
@@ -111,7 +73,7 @@ TEST(InferTileMemorySpace, LoadsMatmulOperandsToMatAndMovesThemIntoLeftAndRight)
            Let(ea_left, "ta_Left", Op("tile.move", {ea}, {{"target_memory", Space(MemorySpace::Left)}})),
            Let(eb_right, "tb_Right", Op("tile.move", {eb}, {{"target_memory", Space(MemorySpace::Right)}})),
            Let(ec, "c", Op("tile.matmul", {ea_left, eb_right})),
-           Let(er, "r", Op("tile.store", {ec, List({0, 0}), m.out})), Return({er})});
+           Let(er, "r", Op("tile.store", {ec, Tuple({0, 0}), m.out})), Return({er})});
   auto expected =
       Program::Make("test", {Kernel({m.a, m.b, m.out}, {ParamDirection::In, ParamDirection::In, ParamDirection::Out},
                                     expected_body, {m.out->type})});
@@ -138,14 +100,14 @@ TEST(InferTileMemorySpace, LoadsMatmulOperandsToMatAndMovesThemIntoLeftAndRight)
 }
 
 TEST(InferTileMemorySpace, VectorCodeDefaultsToVec) {
-  auto x = TensorParam("x", {32, 64}, DataType::FP32);
-  auto y = TensorParam("y", {32, 64}, DataType::FP32);
+  auto x = TensorVar("x", {32, 64}, DataType::FP32);
+  auto y = TensorVar("y", {32, 64}, DataType::FP32);
   VarPtr t, s, r;
   auto body = Seq({Let(t, "t", Load(x, {32, 64})), Let(s, "s", Op("tile.add", {t, t})),
-                   Let(r, "r", Op("tile.store", {s, List({0, 0}), y})), Return({r})});
+                   Let(r, "r", Op("tile.store", {s, Tuple({0, 0}), y})), Return({r})});
   auto program = Program::Make(
-      "test", {Kernel({x, y}, {ParamDirection::In, ParamDirection::Out}, body, {y->type}, FunctionType::AIV)});
-  auto out = Inferred(program);
+      "test", {Kernel({x, y}, {ParamDirection::In, ParamDirection::Out}, body, {y->type}, "k", FunctionType::AIV)});
+  auto out = RunPass<InferTileMemorySpacePass>(program);
   EXPECT_EQ(PrintFunction(out->functions[0]),
             "@pl.function(type=pl.FunctionType.AIV)\n"
             "def k(self, x: pl.Tensor[[32, 64], pl.FP32], y: pl.Out[pl.Tensor[[32, "
@@ -164,12 +126,12 @@ TEST(InferTileMemorySpace, MovesAnOperandOncePerBlock) {
   VarPtr ta, tb, c1, c2, sum, r;
   auto body = Seq({Let(ta, "ta", Load(m.a, {64, 64})), Let(tb, "tb", Load(m.b, {64, 64})),
                    Let(c1, "c1", Op("tile.matmul", {ta, tb})), Let(c2, "c2", Op("tile.matmul", {ta, tb})),
-                   Let(sum, "sum", Op("tile.add", {c1, c2})), Let(r, "r", Op("tile.store", {sum, List({0, 0}), m.out})),
-                   Return({r})});
+                   Let(sum, "sum", Op("tile.add", {c1, c2})),
+                   Let(r, "r", Op("tile.store", {sum, Tuple({0, 0}), m.out})), Return({r})});
   auto program = Program::Make(
       "test",
       {Kernel({m.a, m.b, m.out}, {ParamDirection::In, ParamDirection::In, ParamDirection::Out}, body, {m.out->type})});
-  auto out = Inferred(program);
+  auto out = RunPass<InferTileMemorySpacePass>(program);
   std::string printed = PrintFunction(out->functions[0]);
   EXPECT_NE(printed.find("    c1: pl.Tile[[64, 64], pl.FP32, pl.Mem.Acc] = "
                          "pl.tile.matmul(ta_Left, tb_Right)\n"
@@ -193,17 +155,17 @@ TEST(InferTileMemorySpace, AccumulatorLoopCarriesAcc) {
   MatmulCase m;
   auto i = IndexVar("i");
   VarPtr acc0, ta, tb, next, r;
-  auto init = Let(acc0, "acc0", Op("tile.create", {List({64, 64})}, {{"dtype", DataType::FP32}}));
+  auto init = Let(acc0, "acc0", Op("tile.create", {Tuple({64, 64})}, {{"dtype", DataType::FP32}}));
   auto acc = IterArg::Make("acc", acc0->type, acc0);
   auto loop_body = Seq({Let(ta, "ta", Load(m.a, {64, 64})), Let(tb, "tb", Load(m.b, {64, 64})),
                         Let(next, "next", Op("tile.matmul_acc", {acc, ta, tb})), Yield({next})});
   auto total = Var::Make("total", acc0->type);
   auto loop = ForStmt::Make(i, Int(0), Int(4), Int(1), {acc}, loop_body, {total});
-  auto body = Seq({init, loop, Let(r, "r", Op("tile.store", {total, List({0, 0}), m.out})), Return({r})});
+  auto body = Seq({init, loop, Let(r, "r", Op("tile.store", {total, Tuple({0, 0}), m.out})), Return({r})});
   auto program = Program::Make(
       "test",
       {Kernel({m.a, m.b, m.out}, {ParamDirection::In, ParamDirection::In, ParamDirection::Out}, body, {m.out->type})});
-  auto out = Inferred(program);
+  auto out = RunPass<InferTileMemorySpacePass>(program);
   EXPECT_EQ(PrintFunction(out->functions[0]),
             "@pl.function(type=pl.FunctionType.InCore)\n"
             "def k(self, a: pl.Tensor[[64, 64], pl.FP16], b: pl.Tensor[[64, 64], "
@@ -244,13 +206,13 @@ TEST(InferTileMemorySpace, MovesAYieldedValueIntoTheCarriedSpace) {
       {Let(prod, "prod", Op("tile.matmul", {ta, tb})), Let(next, "next", Op("tile.add", {acc, acc})), Yield({prod})});
   auto total = Var::Make("total", init->type);
   auto loop = ForStmt::Make(i, Int(0), Int(2), Int(1), {acc}, loop_body, {total});
-  auto body = Seq({pre, loop, Let(r, "r", Op("tile.store", {total, List({0, 0}), m.out})), Return({r})});
+  auto body = Seq({pre, loop, Let(r, "r", Op("tile.store", {total, Tuple({0, 0}), m.out})), Return({r})});
   // The carried value is read by a vector op (Vec) but produced by matmul
   // (Acc).
   auto program =
       Program::Make("test", {Kernel({m.a, m.b, m.out}, {ParamDirection::In, ParamDirection::In, ParamDirection::InOut},
                                     body, {m.out->type})});
-  auto out = Inferred(program);
+  auto out = RunPass<InferTileMemorySpacePass>(program);
   std::string printed = PrintFunction(out->functions[0]);
   EXPECT_NE(printed.find("    init: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = "
                          "pl.tile.load(out, [0, 0], [64, 64], "
@@ -282,7 +244,7 @@ TEST(InferTileMemorySpace, MovesAnElseValueIntoTheSpaceOfTheIfResult) {
   auto else_body = Seq({Let(prod, "prod", Op("tile.matmul", {ta, tb})), Yield({prod})});
   auto picked = Var::Make("picked", TileType::Make({64, 64}, DataType::FP32, MemorySpace::Vec));
   auto branch = IfStmt::Make(flag, then_body, else_body, {picked});
-  auto body = Seq({pre, branch, Let(r, "r", Op("tile.store", {picked, List({0, 0}), m.out})), Return({r})});
+  auto body = Seq({pre, branch, Let(r, "r", Op("tile.store", {picked, Tuple({0, 0}), m.out})), Return({r})});
   auto program =
       Program::Make("test", {Kernel({m.a, m.b, m.out, flag},
                                     {ParamDirection::In, ParamDirection::In, ParamDirection::InOut, ParamDirection::In},
@@ -311,11 +273,11 @@ TEST(InferTileMemorySpace, KeepsAnExplicitTargetMemoryAndMovesFromIt) {
   VarPtr ta, tb, c, r;
   auto body = Seq({Let(ta, "ta", Load(m.a, {64, 64}, {{"target_memory", Space(MemorySpace::Vec)}})),
                    Let(tb, "tb", Load(m.b, {64, 64})), Let(c, "c", Op("tile.matmul", {ta, tb})),
-                   Let(r, "r", Op("tile.store", {c, List({0, 0}), m.out})), Return({r})});
+                   Let(r, "r", Op("tile.store", {c, Tuple({0, 0}), m.out})), Return({r})});
   auto program = Program::Make(
       "test",
       {Kernel({m.a, m.b, m.out}, {ParamDirection::In, ParamDirection::In, ParamDirection::Out}, body, {m.out->type})});
-  std::string printed = PrintFunction(Inferred(program)->functions[0]);
+  std::string printed = PrintFunction(RunPass<InferTileMemorySpacePass>(program)->functions[0]);
   EXPECT_NE(printed.find("    ta: pl.Tile[[64, 64], pl.FP16, pl.Mem.Vec] = "
                          "pl.tile.load(a, [0, 0], [64, 64], "
                          "target_memory=pl.Mem.Vec)\n"),
@@ -328,26 +290,26 @@ TEST(InferTileMemorySpace, KeepsAnExplicitTargetMemoryAndMovesFromIt) {
 }
 
 TEST(InferTileMemorySpace, LeavesOrchestrationFunctionsAloneAndIsIdempotent) {
-  auto x = TensorParam("x", {32, 64}, DataType::FP32);
-  auto y = TensorParam("y", {32, 64}, DataType::FP32);
+  auto x = TensorVar("x", {32, 64}, DataType::FP32);
+  auto y = TensorVar("y", {32, 64}, DataType::FP32);
   VarPtr t, r;
-  auto body = Seq({Let(t, "t", Load(x, {32, 64})), Let(r, "r", Op("tile.store", {t, List({0, 0}), y})), Return({r})});
+  auto body = Seq({Let(t, "t", Load(x, {32, 64})), Let(r, "r", Op("tile.store", {t, Tuple({0, 0}), y})), Return({r})});
   auto kernel = Kernel({x, y}, {ParamDirection::In, ParamDirection::Out}, body, {y->type});
-  auto a = TensorParam("a", {32, 64}, DataType::FP32);
+  auto a = TensorVar("a", {32, 64}, DataType::FP32);
   auto orch = Function::Make("main", FunctionType::Orchestration, {a}, {ParamDirection::In}, {}, Seq({Return({})}));
   auto program = Program::Make("test", {kernel, orch});
-  auto once = Inferred(program);
+  auto once = RunPass<InferTileMemorySpacePass>(program);
   EXPECT_EQ(once->functions[1], orch);
-  EXPECT_SAME_IR(Inferred(once), once);
+  EXPECT_SAME_IR(RunPass<InferTileMemorySpacePass>(once), once);
 }
 
 TEST(InferTileMemorySpace, RejectsATileParameterWithoutASpace) {
   auto t = Var::Make("t", TileType::Make({16, 16}, DataType::FP32), Span("kernel.py", 4, 11));
-  auto y = TensorParam("y", {16, 16}, DataType::FP32);
+  auto y = TensorVar("y", {16, 16}, DataType::FP32);
   VarPtr r;
-  auto body = Seq({Let(r, "r", Op("tile.store", {t, List({0, 0}), y})), Return({r})});
+  auto body = Seq({Let(r, "r", Op("tile.store", {t, Tuple({0, 0}), y})), Return({r})});
   auto program = Program::Make("test", {Kernel({t, y}, {ParamDirection::In, ParamDirection::Out}, body, {y->type})});
-  Error e = InferError(program);
+  Error e = PassError<InferTileMemorySpacePass>(program);
   EXPECT_EQ(e.kind(), ErrorKind::kValue);
   EXPECT_EQ(e.span(), Span("kernel.py", 4, 11));
   EXPECT_EQ(e.message(),
@@ -366,7 +328,7 @@ TEST(InferTileMemorySpace, RejectsANestedOperandThatNeedsAMove) {
   VarPtr c;
   auto body = Seq({Let(c, "c", Op("tile.matmul", {nested, tb})), Return({})});
   auto program = Program::Make("test", {Kernel({ta, tb}, {ParamDirection::In, ParamDirection::In}, body, {})});
-  Error e = InferError(program);
+  Error e = PassError<InferTileMemorySpacePass>(program);
   EXPECT_EQ(e.message(),
             "InferTileMemorySpace: in function 'k', argument 'lhs' of "
             "tile.matmul is a nested expression in the "

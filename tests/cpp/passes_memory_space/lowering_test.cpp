@@ -13,32 +13,16 @@
 namespace pypto::test {
 namespace {
 
-std::string Errors(const ProgramPtr& program) {
-  std::string errors;
-  for (const auto& d : Verify(program)) {
-    if (d.severity == Diagnostic::Severity::kError) errors += d.ToString() + "\n";
-  }
-  return errors;
-}
-
 ProgramPtr Lowered(const ProgramPtr& program, int64_t vec_capacity_bytes) {
-  EXPECT_EQ(Errors(program), "");
+  EXPECT_EQ(AllVerifierErrors(program), "");
   pass::PassContext ctx;
   ProgramPtr tiles = passes::ConvertTensorToTileOps(program, vec_capacity_bytes);
-  EXPECT_EQ(Errors(tiles), "");
+  EXPECT_EQ(AllVerifierErrors(tiles), "");
   ProgramPtr flat = passes::FlattenTileNdTo2DPass().Run(tiles, ctx);
-  EXPECT_EQ(Errors(flat), "");
+  EXPECT_EQ(AllVerifierErrors(flat), "");
   ProgramPtr placed = passes::InferTileMemorySpacePass().Run(flat, ctx);
-  EXPECT_EQ(Errors(placed), "");
+  EXPECT_EQ(AllVerifierErrors(placed), "");
   return placed;
-}
-
-ExprPtr Op(const std::string& name, std::vector<ExprPtr> args, Attrs kwargs = {}) {
-  return ops::OpRegistry::Global().Create(name, std::move(args), std::move(kwargs));
-}
-StmtPtr Let(VarPtr& var, const std::string& name, const ExprPtr& value) {
-  var = Var::Make(name, value->type);
-  return Assign(var, value);
 }
 
 TEST(TileLowering, MatmulGoesThroughMatAndL0AndIsStoredFromAcc) {
@@ -70,7 +54,7 @@ TEST(TileLowering, The2048ChainBecomesAVecLoop) {
   auto out = Var::Make("out", x->type);
   VarPtr e, s, o;
   auto body = Seq({Let(e, "e", Op("tensor.exp", {x})), Let(s, "s", Op("tensor.add", {e, x})),
-                   Let(o, "o", Op("tensor.assemble", {out, s, MakeTuple::Make(Ints({0, 0}))})), Return({o})});
+                   Let(o, "o", Op("tensor.assemble", {out, s, Tuple({0, 0})})), Return({o})});
   auto f =
       Function::Make("k", FunctionType::InCore, {x, out}, {ParamDirection::In, ParamDirection::Out}, {x->type}, body);
   auto lowered = Lowered(Program::Make("test", {f}), 184 * 1024);

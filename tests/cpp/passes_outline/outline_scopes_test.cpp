@@ -15,20 +15,7 @@ using passes::OutlineClusterScopesPass;
 using passes::OutlineHierarchyScopesPass;
 using passes::OutlineIncoreScopesPass;
 
-TypePtr Tensor16() { return TensorType::Make(std::vector<int64_t>{16, 16}, DataType::FP32); }
-VarPtr TensorVar(const std::string& name) { return Var::Make(name, Tensor16()); }
-ExprPtr OpCall(const std::string& name, std::vector<ExprPtr> args) {
-  return ops::OpRegistry::Global().Create(name, std::move(args));
-}
-ExprPtr Origin() { return MakeTuple::Make(Ints({0, 0})); }
-ExprPtr CallFn(const std::string& name, std::vector<ExprPtr> args, TypePtr type, Attrs attrs = {}) {
-  return Call::Make(GlobalVar::Make(name), std::move(args), {}, std::move(type), Span(), std::move(attrs));
-}
-FunctionPtr Fn(const std::string& name, FunctionType type, std::vector<VarPtr> params,
-               std::vector<ParamDirection> directions, std::vector<TypePtr> returns, StmtPtr body) {
-  if (directions.empty()) directions.assign(params.size(), ParamDirection::In);
-  return Function::Make(name, type, std::move(params), std::move(directions), std::move(returns), std::move(body));
-}
+ExprPtr Origin() { return Tuple({0, 0}); }
 StmtPtr Scope(ScopeKind kind, std::vector<StmtPtr> body, const std::string& name_hint = "") {
   return ScopeStmt::Make(kind, Seq(std::move(body)), name_hint);
 }
@@ -36,11 +23,7 @@ StmtPtr Scope(ScopeKind kind, std::vector<StmtPtr> body, const std::string& name
 std::string Errors(const ProgramPtr& program, bool placement) {
   VerifyOptions options;
   options.placement = placement;
-  std::string errors;
-  for (const auto& d : Verify(program, options)) {
-    if (d.severity == Diagnostic::Severity::kError) errors += d.ToString() + "\n";
-  }
-  return errors;
+  return AllVerifierErrors(program, options);
 }
 
 // Runs `pass` on a valid program and checks that the result is valid too.
@@ -51,17 +34,6 @@ ProgramPtr Outlined(pass::Pass& pass, const ProgramPtr& program, bool placement 
   ProgramPtr out = pass.Run(program, ctx);
   EXPECT_EQ(Errors(out, placement), "");
   return out;
-}
-
-Error OutlineError(pass::Pass& pass, const ProgramPtr& program) {
-  pass::PassContext ctx;
-  try {
-    pass.Run(program, ctx);
-  } catch (const Error& e) {
-    return e;
-  }
-  ADD_FAILURE() << pass.name() << " accepted the program";
-  return Error(ErrorKind::kInternal, "no error");
 }
 
 TEST(OutlineIncoreScopes, DescribesItself) {
@@ -80,8 +52,8 @@ TEST(OutlineIncoreScopes, OutlinesAScopeWithAWriteOnlyTensorAsOutParam) {
   auto out1 = TensorVar("out1");
   auto program = Program::Make(
       "test", {Fn("main", FunctionType::Opaque, {x, out}, {}, {Tensor16()},
-                  Seq({Scope(ScopeKind::InCore, {Assign(t, OpCall("tensor.adds", {x, Float(1.0)})),
-                                                 Assign(out1, OpCall("tensor.assemble", {out, t, Origin()}))}),
+                  Seq({Scope(ScopeKind::InCore, {Assign(t, Op("tensor.adds", {x, Float(1.0)})),
+                                                 Assign(out1, Op("tensor.assemble", {out, t, Origin()}))}),
                        Return({out1})}))});
   OutlineIncoreScopesPass pass;
   ProgramPtr result = Outlined(pass, program);
@@ -98,8 +70,8 @@ TEST(OutlineIncoreScopes, OutlinesAScopeWithAWriteOnlyTensorAsOutParam) {
       {Fn("main", FunctionType::Orchestration, {ox, oout}, {}, {Tensor16()},
           Seq({Assign(oout1, CallFn("main_incore_0", {ox, oout}, Tensor16())), Return({oout1})})),
        Fn("main_incore_0", FunctionType::InCore, {kx, kout}, {ParamDirection::In, ParamDirection::Out}, {Tensor16()},
-          Seq({Assign(kt, OpCall("tensor.adds", {kx, Float(1.0)})),
-               Assign(kout1, OpCall("tensor.assemble", {kout, kt, Origin()})), Return({kout})}))});
+          Seq({Assign(kt, Op("tensor.adds", {kx, Float(1.0)})),
+               Assign(kout1, Op("tensor.assemble", {kout, kt, Origin()})), Return({kout})}))});
   EXPECT_SAME_IR(result, expected);
   EXPECT_EQ(
       PrintProgram(result),
@@ -130,9 +102,9 @@ TEST(OutlineIncoreScopes, ReturnsSeveralLiveOutsThroughATupleAndMarksReadWritten
   auto program =
       Program::Make("test", {Fn("main", FunctionType::Orchestration, {alpha, acc}, {}, {Tensor16(), Tensor16()},
                                 Seq({Scope(ScopeKind::InCore,
-                                           {Assign(s, OpCall("tensor.adds", {acc, alpha})),
-                                            Assign(acc1, OpCall("tensor.assemble", {acc, s, Origin()})),
-                                            Assign(y, OpCall("tensor.muls", {s, Float(2.0)}))},
+                                           {Assign(s, Op("tensor.adds", {acc, alpha})),
+                                            Assign(acc1, Op("tensor.assemble", {acc, s, Origin()})),
+                                            Assign(y, Op("tensor.muls", {s, Float(2.0)}))},
                                            "update"),
                                      Return({acc1, y})}))});
   OutlineIncoreScopesPass pass;
@@ -156,9 +128,9 @@ TEST(OutlineIncoreScopes, ReturnsSeveralLiveOutsThroughATupleAndMarksReadWritten
                Assign(oy, TupleGetItem::Make(outs, 1)), Return({oacc1, oy})})),
        Fn("update", FunctionType::InCore, {kacc, kalpha}, {ParamDirection::InOut, ParamDirection::In},
           {Tensor16(), Tensor16()},
-          Seq({Assign(ks, OpCall("tensor.adds", {kacc, kalpha})),
-               Assign(kacc1, OpCall("tensor.assemble", {kacc, ks, Origin()})),
-               Assign(ky, OpCall("tensor.muls", {ks, Float(2.0)})), Return({kacc, ky})}))});
+          Seq({Assign(ks, Op("tensor.adds", {kacc, kalpha})),
+               Assign(kacc1, Op("tensor.assemble", {kacc, ks, Origin()})),
+               Assign(ky, Op("tensor.muls", {ks, Float(2.0)})), Return({kacc, ky})}))});
   EXPECT_SAME_IR(result, expected);
   EXPECT_EQ(
       PrintProgram(result),
@@ -190,8 +162,8 @@ TEST(OutlineIncoreScopes, NumbersScopesPerFunctionAndCallsScopesWithoutResultsFo
   auto a = TensorVar("a");
   auto b = TensorVar("b");
   auto loop = ForStmt::Make(i, Int(0), Int(4), Int(1), {},
-                            Seq({Scope(ScopeKind::InCore, {Assign(a, OpCall("tensor.assemble", {out, x, Origin()}))}),
-                                 Scope(ScopeKind::InCore, {Assign(b, OpCall("tensor.assemble", {out, x, Origin()}))})}),
+                            Seq({Scope(ScopeKind::InCore, {Assign(a, Op("tensor.assemble", {out, x, Origin()}))}),
+                                 Scope(ScopeKind::InCore, {Assign(b, Op("tensor.assemble", {out, x, Origin()}))})}),
                             {});
   auto program = Program::Make("test", {Fn("main", FunctionType::Opaque, {x, out}, {}, {}, Seq({loop, Return({})}))});
   OutlineIncoreScopesPass pass;
@@ -202,7 +174,7 @@ TEST(OutlineIncoreScopes, NumbersScopesPerFunctionAndCallsScopesWithoutResultsFo
     auto kout = TensorVar("out");
     auto ka = TensorVar("a");
     return Fn(name, FunctionType::InCore, {kout, kx}, {ParamDirection::Out, ParamDirection::In}, {},
-              Seq({Assign(ka, OpCall("tensor.assemble", {kout, kx, Origin()})), Return({})}));
+              Seq({Assign(ka, Op("tensor.assemble", {kout, kx, Origin()})), Return({})}));
   };
   auto ox = TensorVar("x");
   auto oout = TensorVar("out");
@@ -227,7 +199,7 @@ TEST(OutlineIncoreScopes, PassesDynamicDimsAsIndexParamsAheadOfTheirTensors) {
   auto rows = IndexVar("rows");
   auto program =
       Program::Make("test", {Fn("main", FunctionType::Opaque, {x}, {}, {Scalar(DataType::INDEX)},
-                                Seq({Scope(ScopeKind::InCore, {Assign(t, OpCall("tensor.adds", {x, Float(1.0)})),
+                                Seq({Scope(ScopeKind::InCore, {Assign(t, Op("tensor.adds", {x, Float(1.0)})),
                                                                Assign(rows, Bin(BinaryOp::Add, n, Int(1)))}),
                                      Return({rows})}))});
   OutlineIncoreScopesPass pass;
@@ -243,7 +215,7 @@ TEST(OutlineIncoreScopes, PassesDynamicDimsAsIndexParamsAheadOfTheirTensors) {
       "test", {Fn("main", FunctionType::Orchestration, {ox}, {}, {Scalar(DataType::INDEX)},
                   Seq({Assign(orows, CallFn("main_incore_0", {n, ox}, Scalar(DataType::INDEX))), Return({orows})})),
                Fn("main_incore_0", FunctionType::InCore, {kn, kx}, {}, {Scalar(DataType::INDEX)},
-                  Seq({Assign(kt, OpCall("tensor.adds", {kx, Float(1.0)})),
+                  Seq({Assign(kt, Op("tensor.adds", {kx, Float(1.0)})),
                        Assign(krows, Bin(BinaryOp::Add, kn, Int(1))), Return({krows})}))});
   EXPECT_SAME_IR(result, expected);
 }
@@ -277,12 +249,12 @@ TEST(OutlineIncoreScopes, LeavesInCoreFunctionsAndScopeFreeProgramsAlone) {
 TEST(OutlineIncoreScopes, RejectsNestedInCoreScopes) {
   auto x = TensorVar("x");
   auto t = TensorVar("t");
-  auto inner = ScopeStmt::Make(ScopeKind::InCore, Seq({Assign(t, OpCall("tensor.adds", {x, Float(1.0)}))}), "",
+  auto inner = ScopeStmt::Make(ScopeKind::InCore, Seq({Assign(t, Op("tensor.adds", {x, Float(1.0)}))}), "",
                                Span("k.py", 4, 9, 4, 40));
   auto outer = ScopeStmt::Make(ScopeKind::InCore, Seq({inner}), "", Span("k.py", 3, 5, 4, 40));
   auto program = Program::Make("test", {Fn("main", FunctionType::Opaque, {x}, {}, {}, Seq({outer, Return({})}))});
   OutlineIncoreScopesPass pass;
-  Error e = OutlineError(pass, program);
+  Error e = PassError(pass, program);
   EXPECT_EQ(
       e.message(),
       "OutlineIncoreScopes: in function 'main', the InCore scope at k.py:3:5 contains another InCore scope (at k.py:4:9); InCore scopes do not nest. Remove the inner `with pl.at(level=pl.Level.CORE_GROUP)` or move it out of the outer one");
@@ -294,9 +266,9 @@ TEST(OutlineIncoreScopes, RejectsANameHintThatNamesAnExistingFunction) {
   auto program = Program::Make(
       "test",
       {Fn("main", FunctionType::Opaque, {x}, {}, {},
-          Seq({Scope(ScopeKind::InCore, {Assign(t, OpCall("tensor.adds", {x, Float(1.0)}))}, "main"), Return({})}))});
+          Seq({Scope(ScopeKind::InCore, {Assign(t, Op("tensor.adds", {x, Float(1.0)}))}, "main"), Return({})}))});
   OutlineIncoreScopesPass pass;
-  Error e = OutlineError(pass, program);
+  Error e = PassError(pass, program);
   EXPECT_EQ(
       e.message(),
       "OutlineIncoreScopes: the scope outlined from function 'main' would be named 'main', but the program already has a function of that name; give the scope another name_hint");
@@ -412,7 +384,7 @@ TEST(OutlineClusterScopes, RejectsASpmdThatSharesItsClusterWithOtherStatements) 
       Program::Make("test", {Fn("main", FunctionType::Opaque, {x}, {}, {}, Seq({cluster, Return({})})),
                              Fn("kernel", FunctionType::InCore, {kx}, {}, {Tensor16()}, Seq({Return({kx})}))});
   OutlineClusterScopesPass pass;
-  Error e = OutlineError(pass, program);
+  Error e = PassError(pass, program);
   EXPECT_EQ(
       e.message(),
       "OutlineClusterScopes: in function 'main', the pl.spmd scope at c.py:5:9 shares its pl.cluster (at c.py:4:5) with other statements; a pl.spmd inside pl.cluster launches the whole cluster as its grid, so it must be the cluster's only statement. Move the other statements into the pl.spmd body or out of the cluster");

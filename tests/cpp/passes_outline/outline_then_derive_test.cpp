@@ -14,20 +14,6 @@
 namespace pypto::test {
 namespace {
 
-TypePtr Tensor16() { return TensorType::Make(std::vector<int64_t>{16, 16}, DataType::FP32); }
-VarPtr TensorVar(const std::string& name) { return Var::Make(name, Tensor16()); }
-ExprPtr OpCall(const std::string& name, std::vector<ExprPtr> args) {
-  return ops::OpRegistry::Global().Create(name, std::move(args));
-}
-
-std::string Errors(const ProgramPtr& program) {
-  std::string errors;
-  for (const auto& d : Verify(program)) {
-    if (d.severity == Diagnostic::Severity::kError) errors += d.ToString() + "\n";
-  }
-  return errors;
-}
-
 TEST(OutlineThenDerive, ALoopCarriedOutputBecomesAnOutParamPassedAsInOut) {
   // for i, (acc,) in pl.range(0, 4, init_values=(out,)):
   //     with pl.at(level=pl.Level.CORE_GROUP):
@@ -43,19 +29,19 @@ TEST(OutlineThenDerive, ALoopCarriedOutputBecomesAnOutParamPassedAsInOut) {
   auto acc1 = TensorVar("acc1");
   auto res = TensorVar("res");
   auto scope = ScopeStmt::Make(ScopeKind::InCore,
-                               Seq({Assign(t, OpCall("tensor.adds", {x, Float(1.0)})),
-                                    Assign(acc1, OpCall("tensor.assemble", {acc, t, MakeTuple::Make(Ints({0, 0}))}))}));
+                               Seq({Assign(t, Op("tensor.adds", {x, Float(1.0)})),
+                                    Assign(acc1, Op("tensor.assemble", {acc, t, Tuple({0, 0})}))}));
   auto loop = ForStmt::Make(i, Int(0), Int(4), Int(1), {acc}, Seq({scope, Yield({acc1})}), {res});
   auto main = Function::Make("main", FunctionType::Opaque, {x, out}, {ParamDirection::In, ParamDirection::Out},
                              {Tensor16()}, Seq({loop, Return({res})}));
   auto program = Program::Make("test", {main});
-  ASSERT_EQ(Errors(program), "");
+  ASSERT_EQ(AllVerifierErrors(program), "");
 
   pass::PassContext ctx;
   ProgramPtr outlined = passes::OutlineIncoreScopesPass().Run(program, ctx);
-  ASSERT_EQ(Errors(outlined), "");
+  ASSERT_EQ(AllVerifierErrors(outlined), "");
   ProgramPtr derived = passes::DeriveCallDirectionsPass().Run(outlined, ctx);
-  EXPECT_EQ(Errors(derived), "");
+  EXPECT_EQ(AllVerifierErrors(derived), "");
   EXPECT_EQ(
       PrintProgram(derived),
       "# pypto.program: test\n"

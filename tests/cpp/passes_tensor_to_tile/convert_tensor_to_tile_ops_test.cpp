@@ -31,31 +31,6 @@ Error ConvertError(const ProgramPtr& program, int64_t capacity = kA2A3Vec) {
   return Error(ErrorKind::kInternal, "no error");
 }
 
-ExprPtr Op(const std::string& name, std::vector<ExprPtr> args, Attrs kwargs = {}) {
-  return ops::OpRegistry::Global().Create(name, std::move(args), std::move(kwargs));
-}
-ExprPtr List(std::vector<ExprPtr> values) { return MakeTuple::Make(std::move(values)); }
-VarPtr TensorVar(const std::string& name, std::vector<int64_t> shape, DataType dtype = DataType::FP32) {
-  return Var::Make(name, TensorType::Make(shape, dtype));
-}
-StmtPtr Let(VarPtr& var, const std::string& name, const ExprPtr& value) {
-  var = Var::Make(name, value->type);
-  return Assign(var, value);
-}
-
-FunctionPtr Kernel(std::vector<VarPtr> params, std::vector<ParamDirection> dirs, StmtPtr body,
-                   std::vector<TypePtr> returns, std::string name = "k") {
-  return Function::Make(std::move(name), FunctionType::InCore, std::move(params), std::move(dirs), std::move(returns),
-                        std::move(body));
-}
-
-std::string Printed(const ProgramPtr& program, const std::string& function) {
-  for (const auto& f : program->functions) {
-    if (f->name == function) return PrintFunction(f);
-  }
-  return "no function " + function;
-}
-
 // The reference example: a returned product gets an Out param, and the
 // orchestration caller creates the tensor it passes for it.
 TEST(ConvertTensorToTileOps, LoadsComputesAndStoresAReturnIntoANewOutParam) {
@@ -80,10 +55,10 @@ TEST(ConvertTensorToTileOps, LoadsComputesAndStoresAReturnIntoANewOutParam) {
   VarPtr ta, tb, tc, stored;
   auto expected_kernel =
       Kernel({ea, eb, ret_out}, {ParamDirection::In, ParamDirection::In, ParamDirection::Out},
-             Seq({Let(ta, "a_tile", Op("tile.load", {ea, List(Ints({0, 0})), List(Ints({128, 128}))})),
-                  Let(tb, "b_tile", Op("tile.load", {eb, List(Ints({0, 0})), List(Ints({128, 128}))})),
+             Seq({Let(ta, "a_tile", Op("tile.load", {ea, Tuple({0, 0}), Tuple({128, 128})})),
+                  Let(tb, "b_tile", Op("tile.load", {eb, Tuple({0, 0}), Tuple({128, 128})})),
                   Let(tc, "c", Op("tile.mul", {ta, tb})),
-                  Let(stored, "ret0", Op("tile.store", {tc, List(Ints({0, 0})), ret_out})), Return({stored})}),
+                  Let(stored, "ret0", Op("tile.store", {tc, Tuple({0, 0}), ret_out})), Return({stored})}),
              {a->type});
   EXPECT_SAME_IR(out->functions[0], expected_kernel);
   EXPECT_EQ(Printed(out, "k"),
@@ -110,7 +85,7 @@ TEST(ConvertTensorToTileOps, FusesAChainAndMakesTheAssembledParamOut) {
   auto out = TensorVar("out", {64, 64});
   VarPtr e, s, o;
   auto body = Seq({Let(e, "e", Op("tensor.exp", {x})), Let(s, "s", Op("tensor.adds", {e, Float(1.0)})),
-                   Let(o, "o", Op("tensor.assemble", {out, s, List(Ints({0, 0}))})), Return({o})});
+                   Let(o, "o", Op("tensor.assemble", {out, s, Tuple({0, 0})})), Return({o})});
   auto program = Program::Make("test", {Kernel({x, out}, {ParamDirection::In, ParamDirection::In}, body, {out->type})});
   EXPECT_EQ(Printed(Converted(program), "k"),
             "@pl.function(type=pl.FunctionType.InCore)\n"
@@ -129,7 +104,7 @@ TEST(ConvertTensorToTileOps, MakesAParamThatIsReadAndWrittenInOut) {
   auto x = TensorVar("x", {32, 32});
   VarPtr s, o;
   auto body = Seq({Let(s, "s", Op("tensor.add", {acc, x})),
-                   Let(o, "o", Op("tensor.assemble", {acc, s, List(Ints({0, 0}))})), Return({o})});
+                   Let(o, "o", Op("tensor.assemble", {acc, s, Tuple({0, 0})})), Return({o})});
   auto program = Program::Make("test", {Kernel({acc, x}, {ParamDirection::In, ParamDirection::In}, body, {acc->type})});
   auto out = Converted(program);
   EXPECT_EQ(out->functions[0]->param_directions,
@@ -152,7 +127,7 @@ TEST(ConvertTensorToTileOps, BroadcastsRowOperandsAndGivesReductionsAScratchTile
   auto body = Seq({Let(m, "m", Op("tensor.row_max", {x})), Let(d, "d", Op("tensor.sub", {x, m})),
                    Let(e, "e", Op("tensor.exp", {d})), Let(s, "s", Op("tensor.row_sum", {e})),
                    Let(y, "y", Op("tensor.div", {e, s})),
-                   Let(o, "o", Op("tensor.assemble", {out, y, List(Ints({0, 0}))})), Return({o})});
+                   Let(o, "o", Op("tensor.assemble", {out, y, Tuple({0, 0})})), Return({o})});
   auto program =
       Program::Make("test", {Kernel({x, out}, {ParamDirection::In, ParamDirection::Out}, body, {out->type})});
   EXPECT_EQ(Printed(Converted(program), "k"),
@@ -198,9 +173,9 @@ TEST(ConvertTensorToTileOps, LowersSlicesAndAssemblesInsideALoop) {
   auto i = IndexVar("i");
   auto acc = IterArg::Make("acc", out->type, out);
   VarPtr s, e, o;
-  auto loop_body = Seq({Let(s, "s", Op("tensor.slice", {x, List(Ints({16, 32})), List({i, Int(0)})})),
+  auto loop_body = Seq({Let(s, "s", Op("tensor.slice", {x, Tuple({16, 32}), MakeTuple::Make({i, Int(0)})})),
                         Let(e, "e", Op("tensor.exp", {s})),
-                        Let(o, "o", Op("tensor.assemble", {acc, e, List({i, Int(0)})})), Yield({o})});
+                        Let(o, "o", Op("tensor.assemble", {acc, e, MakeTuple::Make({i, Int(0)})})), Yield({o})});
   auto result = Var::Make("result", out->type);
   auto loop = ForStmt::Make(i, Int(0), Int(64), Int(16), {acc}, loop_body, {result});
   auto program = Program::Make(
@@ -225,7 +200,7 @@ TEST(ConvertTensorToTileOps, TilesA2048x2048ChainIntoARowLoop) {
   auto out = TensorVar("out", {2048, 2048});
   VarPtr e, s, o;
   auto body = Seq({Let(e, "e", Op("tensor.exp", {x})), Let(s, "s", Op("tensor.add", {e, x})),
-                   Let(o, "o", Op("tensor.assemble", {out, s, List(Ints({0, 0}))})), Return({o})});
+                   Let(o, "o", Op("tensor.assemble", {out, s, Tuple({0, 0})})), Return({o})});
   auto program =
       Program::Make("test", {Kernel({x, out}, {ParamDirection::In, ParamDirection::Out}, body, {out->type})});
   EXPECT_EQ(Printed(program, "k"),

@@ -35,14 +35,7 @@ StmtPtr Touch(std::vector<ExprPtr> args) { return Eval(CallOp("test.touch", std:
 Error UnrollError(const ProgramPtr& program, const pass::PassOptions& options = {}) {
   UnrollLoopsPass pass;
   pass.Configure(options);
-  pass::PassContext ctx;
-  try {
-    pass.Run(program, ctx);
-  } catch (const Error& e) {
-    return e;
-  }
-  ADD_FAILURE() << "UnrollLoops accepted the program";
-  return Error(ErrorKind::kInternal, "no error");
+  return PassError(pass, program);
 }
 
 TEST(UnrollLoops, DescribesItself) {

@@ -1,0 +1,13 @@
+# pypto.program: host_scope
+import pypto.language as pl
+
+@pl.program
+class host_scope:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, a: pl.Tensor[[64, 64], pl.FP32], b: pl.Tensor[[64, 64], pl.FP32]) -> pl.Tensor[[64, 64], pl.FP32]:
+        with pl.at(level=pl.Level.HOST, role=pl.Role.Orchestrator):
+            with pl.at(level=pl.Level.CORE_GROUP):
+                c: pl.Tensor[[64, 64], pl.FP32] = pl.tensor.add(a, b)
+        with pl.at(level=pl.Level.CORE_GROUP):
+            d: pl.Tensor[[64, 64], pl.FP32] = pl.tensor.mul(c, b)
+        return d

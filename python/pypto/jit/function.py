@@ -215,7 +215,7 @@ class JITFunction:
         config = _resolve_config(config, dump_passes=False)
         specialization = self._specialize(args, kwargs, config, find_call_site(), "lower", samples_optional=True)
         program = self._parse(specialization)
-        return passes.PassManager(config.pipeline).run(program)
+        return passes.PassManager(config.pipeline).run(program, platform=config.platform)
 
     def compile(self, *args: Any, config: RunConfig | None = None, **kwargs: Any) -> CompiledProgram:
         """Specialize, parse and lower (cached); no arguments are needed when every parameter is fully annotated.
@@ -244,7 +244,8 @@ class JITFunction:
         program = self._parse(specialization)
         output_dir = _make_output_dir(config, specialization.program_name)
         manager = passes.PassManager(config.pipeline)
-        lowered = manager.run(program, dump_dir=str(output_dir) if config.dump_passes else None)
+        lowered = manager.run(program, dump_dir=str(output_dir) if config.dump_passes else None,
+                              platform=config.platform)
         return CompiledProgram(lowered, output_dir, config.platform, config.backend_type, self.param_names,
                                specialization.key)
 

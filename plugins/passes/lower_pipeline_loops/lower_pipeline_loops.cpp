@@ -25,6 +25,7 @@ namespace {
 
 constexpr const char* kPass = "LowerPipelineLoops";
 constexpr const char* kStageAttr = "stage";
+constexpr const char* kGroupedStagesAttr = "pipeline_stages";
 
 bool IsAtomic(const ExprPtr& e) {
   return ir::IsA<ir::Var>(e) || ir::IsA<ir::ConstInt>(e) || ir::IsA<ir::ConstFloat>(e) || ir::IsA<ir::ConstBool>(e);
@@ -246,9 +247,13 @@ class PipelineLowerer : public ir::IRMutator {
       carried = AppendCopy(loop, at, carried, "_s" + std::to_string(k), body);
     }
     if (!loop.iter_args.empty()) body.push_back(ir::YieldStmt::Make(carried, loop.span));
+    // The copies are meant to overlap on the hardware: the attribute tells
+    // buffer-sharing passes to keep the tiles of different copies apart.
+    ir::Attrs attrs = shape.attrs;
+    attrs.Set(kGroupedStagesAttr, shape.stages);
     return ir::ForStmt::Make(index, loop.start, stop, Index(loop, shape.stages * shape.step), std::move(iter_args),
                              ir::SeqStmts::Make(std::move(body), loop.body->span), std::move(return_vars),
-                             ir::ForKind::Sequential, shape.attrs, loop.span);
+                             ir::ForKind::Sequential, std::move(attrs), loop.span);
   }
 
   // Appends one copy of the body, the loop variable standing for `index` and

@@ -5,7 +5,7 @@ import pypto.language as pl
 class pipelined:
     @pl.function(type=pl.FunctionType.InCore)
     def k(self, x: pl.Tensor[[80, 64], pl.FP32], out: pl.Out[pl.Tensor[[80, 64], pl.FP32]]) -> pl.Tensor[[80, 64], pl.FP32]:
-        for i, (o,) in pl.range(0, 4, 2, init_values=(out,)):
+        for i, (o,) in pl.range(0, 4, 2, init_values=(out,), pipeline_stages=2):
             t_s0: pl.Tile[[16, 64], pl.FP32] = pl.tile.load(x, [i * 16, 0], [16, 64])
             e_s0: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.exp(t_s0)
             r_s0: pl.Tensor[[80, 64], pl.FP32] = pl.tile.store(e_s0, [i * 16, 0], o)

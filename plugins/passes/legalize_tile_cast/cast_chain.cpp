@@ -158,9 +158,8 @@ std::vector<DataType> ChainedCastTargets(const backend::Platform& platform, Data
   for (const auto& [code, steps] : CastDistances(platform, from)) {
     if (steps >= 2) targets.push_back(*DataType::FromCode(code));
   }
-  std::sort(targets.begin(), targets.end(), [&](DataType a, DataType b) {
-    return ListPosition(platform, a) < ListPosition(platform, b);
-  });
+  std::sort(targets.begin(), targets.end(),
+            [&](DataType a, DataType b) { return ListPosition(platform, a) < ListPosition(platform, b); });
   return targets;
 }
 

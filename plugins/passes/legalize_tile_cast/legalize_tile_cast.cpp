@@ -84,7 +84,8 @@ class CastLegalizer : public ir::IRMutator {
     ExprPtr value = source;
     for (size_t i = 0; i + 1 < chain->size(); ++i) {
       ExprPtr hop = Hop(*cast, value, (*chain)[i]);
-      auto intermediate = ir::Var::Make(node->var->name_hint + "_" + LowerName((*chain)[i]), hop->type, node->var->span);
+      auto intermediate =
+          ir::Var::Make(node->var->name_hint + "_" + LowerName((*chain)[i]), hop->type, node->var->span);
       stmts.push_back(ir::AssignStmt::Make(intermediate, hop, node->span));
       value = intermediate;
     }
@@ -154,7 +155,9 @@ class CastLegalizer : public ir::IRMutator {
     return where;
   }
 
-  std::string PlatformName() const { return "platform '" + platform_.name + "' (platforms/" + platform_.soc + ".yaml)"; }
+  std::string PlatformName() const {
+    return "platform '" + platform_.name + "' (platforms/" + platform_.soc + ".yaml)";
+  }
 
   [[noreturn]] void UnsupportedDType(const ir::Call& cast, const std::string& result, DataType from, DataType to,
                                      DataType missing) const {

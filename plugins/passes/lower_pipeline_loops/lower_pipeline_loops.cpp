@@ -171,8 +171,8 @@ class PipelineLowerer : public ir::IRMutator {
     if (groups > 0) {
       std::vector<VarPtr> return_vars = leftover == 0 ? loop.return_vars : FreshReturnVars(loop);
       const int64_t main_stop = start + groups * shape.stages * shape.step;
-      stmts.push_back(GroupedLoop(loop, shape, ir::ConstInt::Make(main_stop, IndexDType(loop), loop.stop->span),
-                                  return_vars));
+      stmts.push_back(
+          GroupedLoop(loop, shape, ir::ConstInt::Make(main_stop, IndexDType(loop), loop.stop->span), return_vars));
       if (leftover == 0) return stmts.front();
       carried.assign(return_vars.begin(), return_vars.end());
     }
@@ -196,13 +196,12 @@ class PipelineLowerer : public ir::IRMutator {
                                       : Arith(BinaryOp::Sub, loop.start, loop.stop, span);
     ExprPtr trips = Arith(BinaryOp::Max, distance, Index(loop, 0), span);
     if (stride != 1) {
-      trips = Arith(BinaryOp::FloorDiv, Arith(BinaryOp::Add, trips, Index(loop, stride - 1), span),
-                    Index(loop, stride), span);
+      trips = Arith(BinaryOp::FloorDiv, Arith(BinaryOp::Add, trips, Index(loop, stride - 1), span), Index(loop, stride),
+                    span);
     }
     ExprPtr groups = Arith(BinaryOp::FloorDiv, trips, Index(loop, shape.stages), span);
-    ExprPtr main_stop_value =
-        Arith(BinaryOp::Add, loop.start, Arith(BinaryOp::Mul, groups, Index(loop, shape.stages * shape.step), span),
-              span);
+    ExprPtr main_stop_value = Arith(BinaryOp::Add, loop.start,
+                                    Arith(BinaryOp::Mul, groups, Index(loop, shape.stages * shape.step), span), span);
     VarPtr main_stop = ir::Var::Make(loop.loop_var->name_hint + "_main_stop", main_stop_value->type, span);
 
     std::vector<VarPtr> main_return_vars = FreshReturnVars(loop);
@@ -298,7 +297,9 @@ class PipelineLowerer : public ir::IRMutator {
   // The values after the grouped loop, when more iterations follow it.
   static std::vector<VarPtr> FreshReturnVars(const ir::ForStmt& loop) {
     std::vector<VarPtr> vars;
-    for (const auto& var : loop.return_vars) vars.push_back(ir::Var::Make(var->name_hint + "_main", var->type, var->span));
+    for (const auto& var : loop.return_vars) {
+      vars.push_back(ir::Var::Make(var->name_hint + "_main", var->type, var->span));
+    }
     return vars;
   }
 
@@ -332,8 +333,9 @@ class PipelineLowerer : public ir::IRMutator {
     const ir::AttrValue* stage = loop.attrs.Find(kStageAttr);
     if (stage == nullptr) {
       throw Error(ErrorKind::kValue,
-                  Where(loop) + " has no stage count; write pl.pipeline(start, stop, step, stage=F) with F the "
-                                "number of copies of the body in flight (2 for ping-pong buffers)",
+                  Where(loop) +
+                      " has no stage count; write pl.pipeline(start, stop, step, stage=F) with F the "
+                      "number of copies of the body in flight (2 for ping-pong buffers)",
                   loop.span);
     }
     const int64_t* count = std::get_if<int64_t>(stage);
@@ -351,9 +353,10 @@ class PipelineLowerer : public ir::IRMutator {
     auto step = ir::AsConstInt(loop.step);
     if (!step) {
       throw Error(ErrorKind::kValue,
-                  Where(loop) + " has a step that is not an integer literal; the copies of the body are one step "
-                                "apart, so the step must be known when compiling: write it as an integer constant, or use "
-                                "pl.range for a loop whose step is known only at run time",
+                  Where(loop) +
+                      " has a step that is not an integer literal; the copies of the body are one step "
+                      "apart, so the step must be known when compiling: write it as an integer constant, or use "
+                      "pl.range for a loop whose step is known only at run time",
                   loop.span);
     }
     if (*step == 0) throw Error(ErrorKind::kValue, Where(loop) + " has step 0; give it a non-zero step", loop.span);

@@ -35,7 +35,8 @@ ExprPtr Cast(const ExprPtr& tile, DataType to, Attrs extra = {}) {
 
 // In and out tensors of the given dtypes around `compute`, which turns the
 // loaded tile into the stored one.
-ProgramPtr Kernel(DataType in, DataType out_dtype, const std::function<ExprPtr(const VarPtr&, std::vector<StmtPtr>&)>& compute,
+ProgramPtr Kernel(DataType in, DataType out_dtype,
+                  const std::function<ExprPtr(const VarPtr&, std::vector<StmtPtr>&)>& compute,
                   FunctionType type = FunctionType::InCore) {
   auto x = TensorVar("x", in);
   auto out = TensorVar("out", out_dtype);
@@ -87,9 +88,10 @@ TEST(LegalizeTileCast, SplitsACastIntoNamedHopsAndKeepsTheRoundingMode) {
     return h;
   });
   const std::string out = PrintFunction(Legalized(program, "a2a3")->functions[0]);
-  EXPECT_NE(out.find("    h_fp32: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.cast(t, target_type=pl.FP32, mode=5)\n"
-                     "    h: pl.Tile[[16, 64], pl.FP16, pl.Mem.Vec] = pl.tile.cast(h_fp32, target_type=pl.FP16, mode=5)\n"),
-            std::string::npos)
+  EXPECT_NE(
+      out.find("    h_fp32: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.cast(t, target_type=pl.FP32, mode=5)\n"
+               "    h: pl.Tile[[16, 64], pl.FP16, pl.Mem.Vec] = pl.tile.cast(h_fp32, target_type=pl.FP16, mode=5)\n"),
+      std::string::npos)
       << out;
   // a5 converts BF16 to FP16 in one instruction: nothing changes.
   EXPECT_EQ(Legalized(program, "a5"), program);
@@ -107,9 +109,9 @@ TEST(LegalizeTileCast, RemovesIdentityCastsAndUsesTheSource) {
   VarPtr t, e, r;
   auto expected_body = Seq({Let(t, "t", Load(x)), Let(e, "e", Op("tile.exp", {t})),
                             Let(r, "r", Op("tile.store", {e, List(Ints({0, 0})), out})), Return({r})});
-  auto expected = Program::Make("test", {Function::Make("k", FunctionType::InCore, {x, out},
-                                                        {ParamDirection::In, ParamDirection::Out}, {out->type},
-                                                        expected_body)});
+  auto expected =
+      Program::Make("test", {Function::Make("k", FunctionType::InCore, {x, out},
+                                            {ParamDirection::In, ParamDirection::Out}, {out->type}, expected_body)});
   EXPECT_SAME_IR(Legalized(program, "a2a3"), expected);
 }
 
@@ -148,10 +150,10 @@ TEST(LegalizeTileCast, NamesThePairThePlatformAndTheAlternativesWhenNoChainExist
     return u;
   });
   const std::string message = LegalizeError(program, "a2a3sim");
-  for (const char* part : {"in function 'k'", "tile.cast that defines 'u' (line 7)", "converts FP32 to UINT32",
-                           "platform 'a2a3sim' (platforms/a2a3.yaml)",
-                           "FP32 casts directly to FP16, BF16, INT32, INT64, INT16",
-                           "through chains of native casts to INT8, UINT8"}) {
+  for (const char* part :
+       {"in function 'k'", "tile.cast that defines 'u' (line 7)", "converts FP32 to UINT32",
+        "platform 'a2a3sim' (platforms/a2a3.yaml)", "FP32 casts directly to FP16, BF16, INT32, INT64, INT16",
+        "through chains of native casts to INT8, UINT8"}) {
     EXPECT_NE(message.find(part), std::string::npos) << part << "\n" << message;
   }
 }

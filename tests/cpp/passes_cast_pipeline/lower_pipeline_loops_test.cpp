@@ -97,7 +97,8 @@ class ScalarRunner {
       Exec(loop.body);
       for (size_t j = 0; j < loop.iter_args.size(); ++j) values_[loop.iter_args[j].get()] = yielded_.at(j);
     }
-    for (size_t j = 0; j < loop.return_vars.size(); ++j) values_[loop.return_vars[j].get()] = values_.at(loop.iter_args[j].get());
+    for (size_t j = 0; j < loop.return_vars.size(); ++j)
+      values_[loop.return_vars[j].get()] = values_.at(loop.iter_args[j].get());
   }
 
   std::unordered_map<const Var*, int64_t> values_;
@@ -106,7 +107,8 @@ class ScalarRunner {
 };
 
 // acc = acc * 3 + i over the loop: the result depends on every index and on their order.
-ProgramPtr OrderSensitive(ExprPtr start, ExprPtr stop, int64_t step, int64_t stages, const VarPtr& n, const VarPtr& seed) {
+ProgramPtr OrderSensitive(ExprPtr start, ExprPtr stop, int64_t step, int64_t stages, const VarPtr& n,
+                          const VarPtr& seed) {
   auto i = IndexVar("i");
   auto acc = IterArg::Make("acc", Scalar(DataType::INDEX), seed);
   auto next = IndexVar("next");
@@ -178,16 +180,15 @@ TEST(LowerPipelineLoops, ReplicatesTheBodyWithFreshTilesAndThreadsIterArgs) {
   auto t_s1 = Var::Make("t_s1", tile_type), sum_s1 = Var::Make("sum_s1", tile_type);
   auto total_main = Var::Make("total_main", tile_type);
   auto t_r0 = Var::Make("t_r0", tile_type), sum_r0 = Var::Make("sum_r0", tile_type);
-  auto grouped = ForStmt::Make(
-      i2, Int(0), Int(4), Int(2), {acc2},
-      Seq({Assign(t_s0, CallOp("test.load", {i2}, tile_type)), Assign(sum_s0, CallOp("test.add", {acc2, t_s0}, tile_type)),
-           Assign(t_s1, CallOp("test.load", {Bin(BinaryOp::Add, i2, Int(1))}, tile_type)),
-           Assign(sum_s1, CallOp("test.add", {sum_s0, t_s1}, tile_type)), Yield({sum_s1})}),
-      {total_main}, ForKind::Sequential, {{"pipeline_stages", int64_t{2}}});
-  auto expected = ProgramOf(
-      {n}, Seq({grouped, Assign(t_r0, CallOp("test.load", {Int(4)}, tile_type)),
-                Assign(sum_r0, CallOp("test.add", {total_main, t_r0}, tile_type)), Assign(total, sum_r0),
-                Return({total})}));
+  auto grouped = ForStmt::Make(i2, Int(0), Int(4), Int(2), {acc2},
+                               Seq({Assign(t_s0, CallOp("test.load", {i2}, tile_type)),
+                                    Assign(sum_s0, CallOp("test.add", {acc2, t_s0}, tile_type)),
+                                    Assign(t_s1, CallOp("test.load", {Bin(BinaryOp::Add, i2, Int(1))}, tile_type)),
+                                    Assign(sum_s1, CallOp("test.add", {sum_s0, t_s1}, tile_type)), Yield({sum_s1})}),
+                               {total_main}, ForKind::Sequential, {{"pipeline_stages", int64_t{2}}});
+  auto expected = ProgramOf({n}, Seq({grouped, Assign(t_r0, CallOp("test.load", {Int(4)}, tile_type)),
+                                      Assign(sum_r0, CallOp("test.add", {total_main, t_r0}, tile_type)),
+                                      Assign(total, sum_r0), Return({total})}));
   auto out = Lowered(program);
   EXPECT_SAME_IR(out, expected);
   EXPECT_NE(PrintProgram(out).find("t_s1"), std::string::npos) << PrintProgram(out);
@@ -216,8 +217,8 @@ TEST(LowerPipelineLoops, LowersNestedPipelineLoopsInsideEveryCopy) {
 
 TEST(LowerPipelineLoops, RejectsABadStageCount) {
   auto i = IndexVar("i");
-  auto program = ProgramOf({}, Seq({PipelineLoop(i, Int(0), Int(4), 1, 0, Seq({Eval(CallOp("test.touch", {i}))})),
-                                    Return({})}));
+  auto program =
+      ProgramOf({}, Seq({PipelineLoop(i, Int(0), Int(4), 1, 0, Seq({Eval(CallOp("test.touch", {i}))})), Return({})}));
   Error e = LowerError(program);
   EXPECT_NE(e.message().find("in function 'main', the pl.pipeline loop over 'i' has stage=0"), std::string::npos)
       << e.message();

@@ -4,8 +4,10 @@
 
 #include <functional>
 
+#include "cast_chain.h"
 #include "pypto/backend/platform.h"
 #include "pypto/ir/printer.h"
+#include "pypto/ir/visitor.h"
 #include "pypto/ops/registry.h"
 #include "pypto/pass/context.h"
 #include "pypto/support/error.h"
@@ -95,6 +97,53 @@ TEST(LegalizeTileCast, SplitsACastIntoNamedHopsAndKeepsTheRoundingMode) {
       << out;
   // a5 converts BF16 to FP16 in one instruction: nothing changes.
   EXPECT_EQ(Legalized(program, "a5"), program);
+}
+
+// The (from, to) pair of every tile.cast in a program, in visiting order.
+class CastCollector : public IRVisitor {
+ public:
+  std::vector<std::pair<DataType, DataType>> casts;
+  void Visit_(const Ref<Call>& call) override {
+    if (!call->is_function_call() && call->op->name == "tile.cast") {
+      casts.emplace_back(As<TileType>(call->args[0]->type)->dtype, *call->kwargs.Get<DataType>("target_type"));
+    }
+    IRVisitor::Visit_(call);
+  }
+};
+
+// Every pair of dtypes both platforms compute on: afterwards each cast left
+// is native, the hops lead from the source dtype to the target, and there
+// are as many as the shortest chain has; a pair without a chain is an error.
+TEST(LegalizeTileCast, LeavesOnlyNativeCastsForEveryPairOfDtypes) {
+  for (const char* name : {"a2a3", "a5"}) {
+    const Platform& platform = Platform::Get(name);
+    for (DataType from : platform.dtypes) {
+      for (DataType to : platform.dtypes) {
+        if (from.is_bool() || to.is_bool()) continue;  // tile.cast converts numbers only
+        SCOPED_TRACE(std::string(name) + " " + from.name() + " -> " + to.name());
+        auto program = Kernel(from, to, [to](const VarPtr& t, std::vector<StmtPtr>& body) {
+          VarPtr c;
+          body.push_back(Let(c, "c", Cast(t, to)));
+          return c;
+        });
+        auto chain = passes::NativeCastChain(platform, from, to);
+        if (!chain) {
+          EXPECT_NE(LegalizeError(program, name).find("no chain of its native casts"), std::string::npos);
+          continue;
+        }
+        CastCollector collector;
+        collector.VisitProgram(Legalized(program, name));
+        ASSERT_EQ(collector.casts.size(), chain->size());
+        DataType current = from;
+        for (const auto& [source, target] : collector.casts) {
+          EXPECT_EQ(source, current);
+          EXPECT_TRUE(platform.SupportsCast(source, target));
+          current = target;
+        }
+        EXPECT_EQ(current, to);
+      }
+    }
+  }
 }
 
 TEST(LegalizeTileCast, RemovesIdentityCastsAndUsesTheSource) {

@@ -285,8 +285,12 @@ void RegisterViewsAndAccess() {
       .add_enum_kwarg("pad_value", "PadValue", EnumAttr::Of(PadValue::Zero), "zero, max or min")
       .set_type_deduce([](const DeduceContext& ctx) { return DeduceFillpad(ctx, kTile); });
 
+  // A cast to a wider element overwrites source elements it has not read
+  // yet when it shares their buffer; the registry has no per-dtype flag, so
+  // every cast keeps its result apart.
   VecOp("tile.cast", "Convert the element dtype (TCVT)", {0})
       .add_argument("tile", "source tile")
+      .set_not_inplace_safe()
       .add_required_kwarg("target_type", AttrKind::kDataType, "result dtype")
       .add_kwarg("mode", AttrKind::kInt, kCastModeRound,
                  "rounding: 0 none, 1 rint, 2 round, 3 floor, 4 ceil, 5 trunc, 6 odd")

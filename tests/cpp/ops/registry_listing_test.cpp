@@ -112,7 +112,7 @@ TEST(OpRegistryListing, KeywordDependentEffects) {
 
 TEST(OpRegistryListing, InplaceHazardsAreMarked) {
   for (const char* name : {"tile.move", "tile.transpose", "tile.row_sum", "tile.recip", "tile.rsqrt", "tile.extract",
-                           "tile.concat", "tile.fmod"}) {
+                           "tile.concat", "tile.fmod", "tile.cast"}) {
     EXPECT_TRUE(OpRegistry::Global().Get(name).not_inplace_safe()) << name;
   }
   EXPECT_FALSE(OpRegistry::Global().Get("tile.add").not_inplace_safe());

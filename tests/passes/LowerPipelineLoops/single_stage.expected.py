@@ -1,0 +1,11 @@
+# pypto.program: pipelined
+import pypto.language as pl
+
+@pl.program
+class pipelined:
+    @pl.function
+    def f(self, n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:
+        for i, (acc,) in pl.range(0, n, 1, init_values=(0,)):
+            nxt: pl.Scalar[pl.INDEX] = acc + i
+            total: pl.Scalar[pl.INDEX] = pl.yield_(nxt)
+        return total

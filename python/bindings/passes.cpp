@@ -1,6 +1,7 @@
 // Passes and pipelines seen from Python: load a pipeline by name or path,
 // run it over a program with dumping, verification and timing.
 #include "casters.h"
+#include "pypto/backend/platform.h"
 #include "pypto/pass/instruments.h"
 #include "pypto/pass/manager.h"
 #include "pypto/pass/pipeline.h"
@@ -63,6 +64,16 @@ void BindPasses(py::module_& m) {
       .def("report", &TimingInstrument::Report, "Per-pass wall time as a text table.")
       .def("to_json", &TimingInstrument::ToJson)
       .def_property_readonly("total_milliseconds", &TimingInstrument::total_milliseconds);
+  py::class_<DiagnosticsInstrument, PassInstrument, std::shared_ptr<DiagnosticsInstrument>>(m, "DiagnosticsInstrument")
+      .def(py::init<>())
+      .def_property_readonly("diagnostics", &DiagnosticsInstrument::diagnostics,
+                             "Warnings and performance hints the passes of the last run reported, in order.")
+      .def_property_readonly(
+          "perf_hints", [](const DiagnosticsInstrument& d) { return d.OfSeverity(ir::Diagnostic::Severity::kPerfHint); },
+          "Only the performance hints.")
+      .def_property_readonly(
+          "warnings", [](const DiagnosticsInstrument& d) { return d.OfSeverity(ir::Diagnostic::Severity::kWarning); },
+          "Only the warnings.");
 
   m.def("list_pipelines", &ListPipelines, "Names of the pipelines shipped with PyPTO.");
   m.def(
@@ -78,8 +89,9 @@ void BindPasses(py::module_& m) {
           "run",
           [](PassManager& pm, const std::shared_ptr<ir::Program>& program, std::optional<std::filesystem::path> dump_dir,
              std::optional<bool> verify, std::vector<std::string> input_properties,
-             std::vector<std::shared_ptr<PassInstrument>> instruments) {
+             std::vector<std::shared_ptr<PassInstrument>> instruments, std::optional<std::string> platform) {
             PassContext ctx;
+            if (platform) ctx.set_platform(backend::Platform::Get(*platform));
             if (dump_dir) ctx.set_dump_dir(*dump_dir);
             if (verify) ctx.set_verify(*verify);
             ctx.set_properties(PropertiesFromNames(input_properties));
@@ -88,9 +100,11 @@ void BindPasses(py::module_& m) {
           },
           py::arg("program"), py::kw_only(), py::arg("dump_dir") = py::none(), py::arg("verify") = py::none(),
           py::arg("input_properties") = std::vector<std::string>(),
-          py::arg("instruments") = std::vector<std::shared_ptr<PassInstrument>>(),
+          py::arg("instruments") = std::vector<std::shared_ptr<PassInstrument>>(), py::arg("platform") = py::none(),
           "Runs the pipeline. dump_dir writes passes_dump/NN_<Pass>.py after every pass; verify runs the "
-          "verifier between passes (default: the pipeline file's `verify`).");
+          "verifier between passes (default: the pipeline file's `verify`); platform names the target whose "
+          "capacities the passes read (default a2a3sim). Pass a DiagnosticsInstrument in instruments to get the "
+          "warnings and performance hints the passes report.");
 }
 
 }  // namespace pypto::python

@@ -64,12 +64,16 @@ struct Site {
   const char* node = "AssignStmt";
 };
 
-bool IsOp(const CallPtr& call, const char* name) { return call && !call->is_function_call() && call->op->name == name; }
+// A call of the op `name` with at least `arity` arguments (the registry's
+// arity; a malformed call is left to the verifier).
+bool IsOp(const CallPtr& call, const char* name, size_t arity = 1) {
+  return call && !call->is_function_call() && call->op->name == name && call->args.size() >= arity;
+}
 
 // Matmul-family ops and the argument positions of their Left and Right operands.
 std::optional<std::pair<size_t, size_t>> MatmulOperands(const CallPtr& call) {
-  if (IsOp(call, "tile.matmul") || IsOp(call, "tile.matmul_bias")) return std::make_pair(size_t{0}, size_t{1});
-  if (IsOp(call, "tile.matmul_acc")) return std::make_pair(size_t{1}, size_t{2});
+  if (IsOp(call, "tile.matmul", 2) || IsOp(call, "tile.matmul_bias", 2)) return std::make_pair(size_t{0}, size_t{1});
+  if (IsOp(call, "tile.matmul_acc", 3)) return std::make_pair(size_t{1}, size_t{2});
   return std::nullopt;
 }
 
@@ -153,9 +157,9 @@ class KernelScan : public ir::IRVisitor {
 
   void Record(const CallPtr& call, const VarPtr& result, const Span& span, const char* node) {
     Site site{call, result, stack_, span.known() ? span : call->span, node};
-    if (IsOp(call, "tile.load")) {
+    if (IsOp(call, "tile.load", 3)) {
       loads.push_back(site);
-    } else if (IsOp(call, "tile.store")) {
+    } else if (IsOp(call, "tile.store", 3)) {
       if (auto target = As<Var>(call->args.at(2)); target && result) root_[result.get()] = target.get();
       stores.push_back(site);
     } else if (MatmulOperands(call)) {
@@ -235,7 +239,7 @@ class StoreTargets : public ir::IRVisitor {
   std::unordered_set<const Var*> roots;
 
   void Visit_(const ir::Ref<ir::Call>& call) override {
-    if (IsOp(call, "tile.store")) {
+    if (IsOp(call, "tile.store", 3)) {
       if (auto target = As<Var>(call->args.at(2))) roots.insert(scan_.RootOf(target.get()));
     }
     IRVisitor::Visit_(call);
@@ -434,7 +438,7 @@ class KernelChecks {
         auto it = scan_.defining_call.find(var.get());
         if (it == scan_.defining_call.end()) break;
         const CallPtr& def = it->second;
-        if (IsOp(def, "tile.load")) {
+        if (IsOp(def, "tile.load", 3)) {
           matmul_operand_loads_.insert(def.get());
           break;
         }

@@ -210,12 +210,13 @@ TEST(PerfHints, ALoadWhoseOffsetIsComputedFromTheLoopVarIsNotReported) {
 }
 
 TEST(PerfHints, ALoadOfATensorTheLoopWritesIsNotReported) {
-  // Each iteration reads back what the previous one stored into `acc`.
+  // Each iteration reads back what the previous one stored into `acc`. The
+  // load names the parameter, not the iter_arg: only the storage is shared.
   auto acc = TensorParam("acc", {16, 256});
   std::vector<StmtPtr> body;
   auto result = ForCarrying(body, "i", 0, 8, 1, acc, 2, [&](std::vector<StmtPtr>& loop, const VarPtr&,
                                                              const VarPtr& acc_iter) {
-    auto t = Def(loop, "t", LoadAt(acc_iter, {Int(0), Int(0)}, {16, 256}), Line(3));
+    auto t = Def(loop, "t", LoadAt(acc, {Int(0), Int(0)}, {16, 256}), Line(3));
     auto d = Def(loop, "d", Op("tile.add", {t, t}), Line(4));
     return Def(loop, "o", StoreAt(d, {Int(0), Int(0)}, acc_iter), Line(5));
   });

@@ -1,6 +1,7 @@
 """compile() writes report/perf_hints.log and report/compile_profile, and says so on stderr."""
 
 import inspect
+import io
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -122,3 +123,34 @@ def test_the_summary_counts_codes():
     hints = [SimpleNamespace(code=c) for c in ("PH003", "PH001", "PH001")]
     assert report.summary(hints, Path("r/perf_hints.log")) == \
         "pypto: 3 performance hints (PH001 x2, PH003) — see r/perf_hints.log"
+
+
+def _diagnostic(code, line, severity="perf_hint", fix="do this"):
+    span = SimpleNamespace(filename="k.py", begin_line=line, begin_col=5)
+    return SimpleNamespace(code=code, rule=f"Check{code}", severity=severity, is_perf_hint=severity == "perf_hint",
+                           function="k", message=f"{code} here", fix=fix, span=span)
+
+
+class _Timing:
+    def report(self):
+        return "Pass timing: 0 passes, 0.000 ms\n"
+
+    def to_json(self):
+        return '{"total_ms": 0, "passes": []}'
+
+
+def test_the_report_sorts_hints_leaves_out_silenced_ones_and_prints_warnings(tmp_path):
+    warning = SimpleNamespace(severity="warning", is_perf_hint=False, code="W1", rule="Unused")
+    collected = SimpleNamespace(diagnostics=[_diagnostic("PH002", 9), _diagnostic("PH001", 3, fix=""), warning,
+                                             _diagnostic("PH004", 1)],
+                                warnings=["k.py:2:1: warning: [Unused/W1] in function 'k': x is unused (AssignStmt)"])
+    stream = io.StringIO()
+    hints = report.write_compile_report(tmp_path, collected, _Timing(), disabled={"CheckPH004"}, stream=stream)
+    assert [h.code for h in hints] == ["PH001", "PH002"]
+    assert (tmp_path / "report" / "perf_hints.log").read_text() == (
+        "PH001 perf_hint k.py:3 k: PH001 here\n"
+        "PH002 perf_hint k.py:9 k: PH002 here (fix: do this)\n")
+    assert stream.getvalue() == (
+        "pypto: k.py:2:1: warning: [Unused/W1] in function 'k': x is unused (AssignStmt)\n"
+        f"pypto: 2 performance hints (PH001, PH002) — see {tmp_path / 'report' / 'perf_hints.log'}\n")
+    assert (tmp_path / "report" / "compile_profile.txt").read_text().startswith("Pass timing")

@@ -73,9 +73,15 @@ void BindIRFunctions(py::module_& m) {
       .def_readonly("function", &Diagnostic::function)
       .def_readonly("node", &Diagnostic::node)
       .def_readonly("message", &Diagnostic::message)
+      .def_readonly("fix", &Diagnostic::fix)
       .def_readonly("span", &Diagnostic::span)
+      .def_property_readonly(
+          "severity", [](const Diagnostic& d) { return SeverityName(d.severity); },
+          "\"error\", \"warning\" or \"perf_hint\".")
       .def_property_readonly("is_error",
                              [](const Diagnostic& d) { return d.severity == Diagnostic::Severity::kError; })
+      .def_property_readonly("is_perf_hint",
+                             [](const Diagnostic& d) { return d.severity == Diagnostic::Severity::kPerfHint; })
       .def("__str__", &Diagnostic::ToString)
       .def("__repr__", &Diagnostic::ToString);
   m.def(

@@ -65,6 +65,16 @@ void BindPasses(py::module_& m) {
       .def("report", &TimingInstrument::Report, "Per-pass wall time as a text table.")
       .def("to_json", &TimingInstrument::ToJson)
       .def_property_readonly("total_milliseconds", &TimingInstrument::total_milliseconds);
+  py::class_<DiagnosticsInstrument, PassInstrument, std::shared_ptr<DiagnosticsInstrument>>(m, "DiagnosticsInstrument")
+      .def(py::init<>())
+      .def_property_readonly("diagnostics", &DiagnosticsInstrument::diagnostics,
+                             "Warnings and performance hints the passes of the last run reported, in order.")
+      .def_property_readonly(
+          "perf_hints", [](const DiagnosticsInstrument& d) { return d.OfSeverity(ir::Diagnostic::Severity::kPerfHint); },
+          "Only the performance hints.")
+      .def_property_readonly(
+          "warnings", [](const DiagnosticsInstrument& d) { return d.OfSeverity(ir::Diagnostic::Severity::kWarning); },
+          "Only the warnings.");
 
   m.def(
       "pass_properties",

@@ -5,10 +5,23 @@
 
 namespace pypto::ir {
 
+const char* SeverityName(Diagnostic::Severity severity) {
+  switch (severity) {
+    case Diagnostic::Severity::kError:
+      return "error";
+    case Diagnostic::Severity::kWarning:
+      return "warning";
+    case Diagnostic::Severity::kPerfHint:
+      return "perf_hint";
+  }
+  return "error";
+}
+
 std::string Diagnostic::ToString() const {
-  const char* level = severity == Severity::kError ? "error" : "warning";
-  return span.ToString() + ": " + level + ": [" + rule + "/" + code + "] in function '" + function + "': " + message +
-         " (" + node + ")";
+  std::string text = span.ToString() + ": " + SeverityName(severity) + ": [" + rule + "/" + code +
+                     "] in function '" + function + "': " + message;
+  if (!fix.empty()) text += " (fix: " + fix + ")";
+  return text + " (" + node + ")";
 }
 
 namespace verifier {

@@ -90,6 +90,26 @@ std::string TimingInstrument::ToJson() const {
   return nlohmann::json{{"total_ms", total_milliseconds()}, {"passes", passes}}.dump(2);
 }
 
+void DiagnosticsInstrument::RunBeforePipeline(const ir::ProgramPtr& /*program*/, PassContext& ctx) {
+  diagnostics_.clear();
+  seen_ = ctx.diagnostics().size();
+}
+
+void DiagnosticsInstrument::RunAfterPass(const Pass& /*pass*/, size_t /*position*/, const ir::ProgramPtr& /*program*/,
+                                         PassContext& ctx) {
+  const auto& reported = ctx.diagnostics();
+  for (size_t i = seen_; i < reported.size(); ++i) diagnostics_.push_back(reported[i]);
+  seen_ = reported.size();
+}
+
+std::vector<ir::Diagnostic> DiagnosticsInstrument::OfSeverity(ir::Diagnostic::Severity severity) const {
+  std::vector<ir::Diagnostic> selected;
+  for (const auto& d : diagnostics_) {
+    if (d.severity == severity) selected.push_back(d);
+  }
+  return selected;
+}
+
 ir::VerifyOptions VerificationInstrument::OptionsFor(const PassContext& ctx) const {
   ir::VerifyOptions options = options_;
   options.ssa = options_.ssa && ctx.properties().Has(IRProperty::SSAForm);

@@ -63,6 +63,9 @@ struct Window {
   int64_t rows = 0;
   int64_t cols = 0;
   VarPtr offset;  // the loop variable
+  // Why the block is this size, recorded on the loop for diagnostics (PerfHints).
+  int64_t bytes_per_element = 0;  // live tile bytes per element of the chain
+  int64_t capacity = 0;           // the Vec bytes they had to fit
 };
 
 // The tile op a tensor op lowers to one-for-one in an element-wise chain: same
@@ -165,6 +168,8 @@ std::optional<Window> PlanWindow(const ir::Function& f, int64_t capacity) {
   Window w;
   w.rows = chain->rows;
   w.cols = chain->cols;
+  w.bytes_per_element = chain->bytes_per_element;
+  w.capacity = capacity;
   if (int64_t rows = LargestBlock(chain->rows, row_bytes, capacity); rows > 0) {
     w.axis = 0;
     w.block = rows;
@@ -658,9 +663,13 @@ class KernelConverter : public ir::IRMutator {
     }
     body.push_back(ir::YieldStmt::Make(std::move(yields), f_.span));
     const int64_t extent = window_->axis == 0 ? window_->rows : window_->cols;
+    Attrs reason;
+    reason.Set("auto_tile_bytes_per_element", window_->bytes_per_element);
+    reason.Set("auto_tile_vec_capacity", window_->capacity);
     StmtPtr loop =
         ir::ForStmt::Make(window_->offset, ir::Int(0), ir::Int(extent), ir::Int(window_->block), std::move(iter_args),
-                          ir::SeqStmts::Make(std::move(body), f_.span), std::move(return_vars));
+                          ir::SeqStmts::Make(std::move(body), f_.span), std::move(return_vars),
+                          ir::ForKind::Sequential, std::move(reason), f_.span);
     if (!ret) return loop;
     std::vector<ExprPtr> values;
     for (size_t k = 0; k < ret->values.size(); ++k) {

@@ -22,6 +22,9 @@ class CompiledProgram:
     through the pass pipeline and kernel code generation is not available
     yet, so ``codegen_available`` is False and calling it raises
     CodegenUnavailableError naming the missing piece.
+
+    ``perf_hints`` are the performance hints of the compile (``ir.Diagnostic``
+    values, as written to ``perf_hints_log``; see docs/diagnostics.md).
     """
 
     program: ir.Program
@@ -32,6 +35,17 @@ class CompiledProgram:
     key: SpecializationKey
     stage: str = "passes"
     codegen_available: bool = False
+    perf_hints: tuple[Any, ...] = ()
+
+    @property
+    def report_dir(self) -> Path:
+        """Where compile() writes perf_hints.log and compile_profile.{txt,json}."""
+        return self.output_dir / "report"
+
+    @property
+    def perf_hints_log(self) -> Path:
+        """One line per performance hint: ``CODE severity file:line function: message (fix: ...)``."""
+        return self.report_dir / "perf_hints.log"
 
     @property
     def passes_dump_dir(self) -> Path:

@@ -8,8 +8,11 @@ One call, in order (the recipe of ``compile()``):
    (``pl.dynamic`` dimensions as shared ``ir.Var``s), the scalar values, and
    the cache key;
 3. on a miss: parse (``pypto.language.parser.parse_jit``) into the program
-   ``_jit_<name>``, run the RunConfig's pass pipeline, dumping into the
-   output directory when asked, and cache the result;
+   ``_jit_<name>``, run the RunConfig's pass pipeline for its platform,
+   dumping into the output directory when asked, write the compile report
+   (``report/perf_hints.log``, ``report/compile_profile.{txt,json}``; a
+   one-line summary on stderr when there are performance hints), and cache
+   the result;
 4. dispatch: kernel code generation is not there yet, so a call stops with
    CodegenUnavailableError naming the missing piece.
 """
@@ -28,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from pypto import ir, passes
-from pypto.jit import arrays
+from pypto.jit import arrays, report
 from pypto.jit.annotations import AnnotationReader, DynamicDim, ParamSpec
 from pypto.jit.cache import CacheInfo, ScalarKey, SpecializationCache, SpecializationKey, tensor_key
 from pypto.jit.compiled import CompiledProgram
@@ -244,10 +247,12 @@ class JITFunction:
         program = self._parse(specialization)
         output_dir = _make_output_dir(config, specialization.program_name)
         manager = passes.PassManager(config.pipeline)
+        diagnostics, timing = passes.DiagnosticsInstrument(), passes.TimingInstrument()
         lowered = manager.run(program, dump_dir=str(output_dir) if config.dump_passes else None,
-                              platform=config.platform)
+                              platform=config.platform, instruments=[diagnostics, timing])
+        hints = report.write_compile_report(output_dir, diagnostics, timing, disabled=config.disabled_diagnostics)
         return CompiledProgram(lowered, output_dir, config.platform, config.backend_type, self.param_names,
-                               specialization.key)
+                               specialization.key, perf_hints=tuple(hints))
 
     def _parse(self, specialization: Specialization) -> ir.Program:
         # Looked up at call time: pypto.language imports this module for `pl.jit`.

@@ -125,6 +125,33 @@ TEST_F(InstrumentTest, TimingKeepsOnlyTheLastRun) {
   EXPECT_EQ(timing->entries().size(), 1u);
 }
 
+TEST_F(InstrumentTest, DiagnosticsCollectsWhatPassesReportInOrder) {
+  auto collected = std::make_shared<pypto::pass::DiagnosticsInstrument>();
+  PassContext ctx;
+  ctx.AddInstrument(collected);
+  Make("passes:\n  - TestWarn\n  - TestPerfHint\n  - TestWarn\n").Run(ValidProgram(), ctx);
+  ASSERT_EQ(collected->diagnostics().size(), 3u);
+  EXPECT_EQ(collected->diagnostics()[0].rule, "TestWarn");
+  EXPECT_EQ(collected->diagnostics()[1].code, "PH999");
+  using Severity = pypto::ir::Diagnostic::Severity;
+  EXPECT_EQ(collected->OfSeverity(Severity::kWarning).size(), 2u);
+  ASSERT_EQ(collected->OfSeverity(Severity::kPerfHint).size(), 1u);
+  EXPECT_EQ(collected->OfSeverity(Severity::kPerfHint)[0].ToString(),
+            "k.py:4:5: perf_hint: [TestCheck/PH999] in function 'main': the tile is small (fix: make it larger) "
+            "(AssignStmt)");
+}
+
+TEST_F(InstrumentTest, DiagnosticsKeepsOnlyTheLastRun) {
+  auto collected = std::make_shared<pypto::pass::DiagnosticsInstrument>();
+  PassContext ctx;
+  ctx.AddInstrument(collected);
+  Make("passes:\n  - TestWarn\n  - TestWarn\n").Run(ValidProgram(), ctx);
+  Make("passes:\n  - TestPerfHint\n").Run(ValidProgram(), ctx);
+  ASSERT_EQ(collected->diagnostics().size(), 1u);
+  EXPECT_EQ(collected->diagnostics()[0].code, "PH999");
+  EXPECT_EQ(ctx.diagnostics().size(), 3u);  // the context keeps everything reported to it
+}
+
 TEST_F(InstrumentTest, VerificationNamesThePassThatBrokeTheIR) {
   PassContext ctx;
   ctx.set_verify(true);

@@ -110,6 +110,19 @@ void RegisterTestPasses() {
       ctx.Report(d);
       return p;
     });
+    AddLambda("TestPerfHint", {}, {}, {}, [](const ir::ProgramPtr& p, PassContext& ctx) {
+      ir::Diagnostic d;
+      d.severity = ir::Diagnostic::Severity::kPerfHint;
+      d.rule = "TestCheck";
+      d.code = "PH999";
+      d.function = "main";
+      d.node = "AssignStmt";
+      d.message = "the tile is small";
+      d.fix = "make it larger";
+      d.span = Span("k.py", 4, 5);
+      ctx.Report(d);
+      return p;
+    });
   });
 }
 

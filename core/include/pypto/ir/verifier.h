@@ -29,19 +29,28 @@
 
 namespace pypto::ir {
 
+// One finding about a program: a verifier error, a warning a pass reports, or
+// a performance hint (PerfHints pass; see docs/diagnostics.md). Passes report
+// them through PassContext::Report.
 struct Diagnostic {
-  enum class Severity { kError, kWarning };
+  // kError fails verification; kWarning and kPerfHint never stop a compile.
+  enum class Severity { kError, kWarning, kPerfHint };
   Severity severity = Severity::kError;
-  std::string rule;      // "SSAVerify", "TypeCheck", ...
-  std::string code;      // the case within the rule: "MULTIPLE_ASSIGNMENT", ...
+  std::string rule;      // "SSAVerify", "TypeCheck", ...; for a hint its check, "LoopInvariantLoad"
+  std::string code;      // the case within the rule: "MULTIPLE_ASSIGNMENT", ...; for a hint "PH002"
   std::string function;  // enclosing function name
   std::string node;      // node kind, e.g. "AssignStmt"
-  std::string message;   // what is wrong and how to fix it
+  std::string message;   // what is wrong (and, for errors, how to fix it)
+  std::string fix;       // how to act on a warning or hint; empty when the message says it
   Span span;
 
-  // "file.py:3:5: error: [SSAVerify/MULTIPLE_ASSIGNMENT] in function 'f': ... (AssignStmt)"
+  // "file.py:3:5: error: [SSAVerify/MULTIPLE_ASSIGNMENT] in function 'f': ... (AssignStmt)";
+  // a non-empty fix follows the message as " (fix: ...)".
   std::string ToString() const;
 };
+
+// "error", "warning" or "perf_hint".
+const char* SeverityName(Diagnostic::Severity severity);
 
 struct VerifyOptions {
   // SSAVerify and UseAfterDef: single assignment, scoping, yields matching

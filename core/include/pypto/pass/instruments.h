@@ -1,6 +1,7 @@
 // Pass instruments: observers the PassManager calls around the pipeline and
-// around every pass. The core ships three: an IR dump after every pass, a
-// per-pass timer, and IR verification between passes.
+// around every pass. The core ships four: an IR dump after every pass, a
+// per-pass timer, a collector of the diagnostics passes report, and IR
+// verification between passes.
 #pragma once
 
 #include <chrono>
@@ -80,6 +81,25 @@ class TimingInstrument : public PassInstrument {
  private:
   std::vector<Entry> entries_;
   std::chrono::steady_clock::time_point started_;
+};
+
+// Collects the diagnostics (warnings, performance hints) that passes report
+// through PassContext::Report during the last run, in the order reported.
+// The PassContext keeps them too; this instrument hands them to a caller
+// that does not own the context (the Python PassManager.run).
+class DiagnosticsInstrument : public PassInstrument {
+ public:
+  std::string name() const override { return "Diagnostics"; }
+  void RunBeforePipeline(const ir::ProgramPtr& program, PassContext& ctx) override;
+  void RunAfterPass(const Pass& pass, size_t position, const ir::ProgramPtr& program, PassContext& ctx) override;
+
+  const std::vector<ir::Diagnostic>& diagnostics() const { return diagnostics_; }
+  // Only those of `severity`.
+  std::vector<ir::Diagnostic> OfSeverity(ir::Diagnostic::Severity severity) const;
+
+ private:
+  std::vector<ir::Diagnostic> diagnostics_;
+  size_t seen_ = 0;  // how many of the context's diagnostics were there already
 };
 
 // Verifies the input program and the result of every pass with

@@ -53,7 +53,7 @@ FunctionPtr KernelOf(std::vector<VarPtr> params, std::vector<StmtPtr> body, cons
 
 std::vector<ir::Diagnostic> Hints(const ProgramPtr& program, const std::string& platform = "a2a3sim",
                                   const PerfHintOptions& options = {}, bool allocated = false) {
-  EXPECT_EQ(FullVerifierErrors(program), "");
+  EXPECT_EQ(AllVerifierErrors(program), "");
   return FindPerfHints(program, backend::Platform::Get(platform), options, allocated);
 }
 
@@ -87,8 +87,8 @@ TEST(PerfHints, DescribesItselfAndLeavesTheProgramAlone) {
   for (const auto& spec : pass.option_specs()) options.push_back(spec.name);
   EXPECT_EQ(options, (std::vector<std::string>{"efficient_transfer_bytes", "min_block_rows", "nearly_full_percent"}));
 
-  auto x = TensorParam("x", {64, 1024});
-  auto out = TensorParam("out", {64, 1024});
+  auto x = TensorVar("x", {64, 1024});
+  auto out = TensorVar("out", {64, 1024});
   std::vector<StmtPtr> body;
   auto t = Def(body, "t", LoadAt(x, {Int(0), Int(0)}, {16, 32}), Line(3));
   auto r = Def(body, "r", StoreAt(t, {Int(0), Int(0)}, out), Line(4));
@@ -118,8 +118,8 @@ TEST(PerfHints, OptionsAreChecked) {
 
 // t = load(x [64, 1024], [0, 0], shape); r = store(t, [0, 0], out)
 ProgramPtr CopyWindow(const std::vector<int64_t>& shape, const std::vector<int64_t>& tensor = {64, 1024}) {
-  auto x = TensorParam("x", tensor);
-  auto out = TensorParam("out", tensor);
+  auto x = TensorVar("x", tensor);
+  auto out = TensorVar("out", tensor);
   std::vector<StmtPtr> body;
   auto t = Def(body, "t", LoadAt(x, {Int(0), Int(0)}, shape), Line(3));
   auto r = Def(body, "r", StoreAt(t, {Int(0), Int(0)}, out), Line(4));
@@ -164,9 +164,9 @@ TEST(PerfHints, TheRowThresholdComesFromThePlatformOrTheOption) {
 //     s = load(w, <w_offsets>, [16, 256])          line 4
 //     p = t * s; o = store(p, [i, 0], out_iter)
 ProgramPtr ScaleRows(bool fixed, const std::function<std::vector<ExprPtr>(const VarPtr&)>& w_offsets) {
-  auto x = TensorParam("x", {1024, 256});
-  auto w = TensorParam("w", {1024, 256});
-  auto out = TensorParam("out", {1024, 256});
+  auto x = TensorVar("x", {1024, 256});
+  auto w = TensorVar("w", {1024, 256});
+  auto out = TensorVar("out", {1024, 256});
   std::vector<StmtPtr> body;
   VarPtr hoisted;
   if (fixed) hoisted = Def(body, "s", LoadAt(w, w_offsets(nullptr), {16, 256}), Line(1));
@@ -197,8 +197,8 @@ TEST(PerfHints, TheHoistedLoadIsNotReported) { EXPECT_TRUE(Hints(ScaleRows(true,
 
 TEST(PerfHints, ALoadWhoseOffsetIsComputedFromTheLoopVarIsNotReported) {
   // The offset goes through a scalar computed in the loop: off = i + 0 is still i.
-  auto x = TensorParam("x", {1024, 256});
-  auto out = TensorParam("out", {1024, 256});
+  auto x = TensorVar("x", {1024, 256});
+  auto out = TensorVar("out", {1024, 256});
   std::vector<StmtPtr> body;
   auto result = ForCarrying(body, "i", 0, 1024, 16, out, 2, [&](std::vector<StmtPtr>& loop, const VarPtr& i,
                                                                   const VarPtr& out_iter) {
@@ -212,7 +212,7 @@ TEST(PerfHints, ALoadWhoseOffsetIsComputedFromTheLoopVarIsNotReported) {
 TEST(PerfHints, ALoadOfATensorTheLoopWritesIsNotReported) {
   // Each iteration reads back what the previous one stored into `acc`. The
   // load names the parameter, not the iter_arg: only the storage is shared.
-  auto acc = TensorParam("acc", {16, 256});
+  auto acc = TensorVar("acc", {16, 256});
   std::vector<StmtPtr> body;
   auto result = ForCarrying(body, "i", 0, 8, 1, acc, 2, [&](std::vector<StmtPtr>& loop, const VarPtr&,
                                                              const VarPtr& acc_iter) {
@@ -225,8 +225,8 @@ TEST(PerfHints, ALoadOfATensorTheLoopWritesIsNotReported) {
 
 TEST(PerfHints, TheFixNamesTheOutermostLoopTheLoadDoesNotDependOn) {
   // for j: for i: s = load(w, [0, 0]) -- invariant in both loops.
-  auto w = TensorParam("w", {16, 256});
-  auto out = TensorParam("out", {1024, 256});
+  auto w = TensorVar("w", {16, 256});
+  auto out = TensorVar("out", {1024, 256});
   std::vector<StmtPtr> body;
   auto result = ForCarrying(body, "j", 0, 4, 1, out, 2, [&](std::vector<StmtPtr>& outer, const VarPtr&,
                                                              const VarPtr& out_j) {
@@ -254,9 +254,9 @@ TEST(PerfHints, TheFixNamesTheOutermostLoopTheLoadDoesNotDependOn) {
 //         c = matmul_acc(acc, move(ak), move(bk))
 //     o = store(c_final, [0, n], out_iter)
 ProgramPtr TiledMatmul(bool panel_in_mat, int64_t k_extent = 512) {
-  auto a = TensorParam("a", {64, k_extent}, DataType::FP16);
-  auto b = TensorParam("b", {k_extent, 256}, DataType::FP16);
-  auto out = TensorParam("out", {64, 256});
+  auto a = TensorVar("a", {64, k_extent}, DataType::FP16);
+  auto b = TensorVar("b", {k_extent, 256}, DataType::FP16);
+  auto out = TensorVar("out", {64, 256});
   std::vector<StmtPtr> body;
   VarPtr panel;
   if (panel_in_mat) panel = Def(body, "panel", LoadAt(a, {Int(0), Int(0)}, {64, k_extent}, MemorySpace::Mat), Line(1));
@@ -320,8 +320,8 @@ TEST(PerfHints, APanelTooLargeForMatIsNotReported) {
 // ---------------------------------------------------------------- PH004
 
 ProgramPtr AutoTiled(int64_t rows, int64_t cols) {
-  auto x = TensorParam("x", {rows, cols});
-  auto out = TensorParam("out", {rows, cols});
+  auto x = TensorVar("x", {rows, cols});
+  auto out = TensorVar("out", {rows, cols});
   auto e = Var::Make("e", x->type);
   auto s = Var::Make("s", x->type);
   auto o = Var::Make("o", out->type);
@@ -357,9 +357,9 @@ TEST(PerfHints, AnAutoTiledChainWithLargeBlocksIsNotReported) {
 // big = load(y, [0, 0], [big_rows, 1024]) stays live while the loop loads
 // `block_rows` rows of x per iteration; addresses are allocated.
 ProgramPtr NearlyFullVec(int64_t big_rows, int64_t block_rows) {
-  auto x = TensorParam("x", {1024, 1024});
-  auto y = TensorParam("y", {64, 1024});
-  auto out = TensorParam("out", {1024, 1024});
+  auto x = TensorVar("x", {1024, 1024});
+  auto y = TensorVar("y", {64, 1024});
+  auto out = TensorVar("out", {1024, 1024});
   std::vector<StmtPtr> body;
   auto big = Def(body, "big", LoadAt(y, {Int(0), Int(0)}, {big_rows, 1024}), Line(2));
   auto looped = ForCarrying(body, "i", 0, 1024, block_rows, out, 3, [&](std::vector<StmtPtr>& loop, const VarPtr& i,
@@ -400,8 +400,8 @@ TEST(PerfHints, ASpaceWithRoomOrLargeTilesIsNotReported) {
 
 TEST(PerfHints, HintsAreSortedAndUniquePerSite) {
   // Two copies of one load (as UnrollLoops leaves them) share a source line.
-  auto x = TensorParam("x", {64, 1024});
-  auto out = TensorParam("out", {64, 1024});
+  auto x = TensorVar("x", {64, 1024});
+  auto out = TensorVar("out", {64, 1024});
   std::vector<StmtPtr> body;
   auto t2 = Def(body, "t2", LoadAt(x, {Int(16), Int(0)}, {16, 32}), Line(9));
   auto t1 = Def(body, "t1", LoadAt(x, {Int(0), Int(0)}, {16, 32}), Line(3));

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -26,13 +27,32 @@ def _cmd_plugins(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_passes(_: argparse.Namespace) -> int:
+def _cmd_passes(args: argparse.Namespace) -> int:
+    from pypto import passes as pass_api
     from pypto import plugins
 
     passes = plugins.list_passes()
     width = max((len(p["name"]) for p in passes), default=0)
     for p in passes:
         print(f"{p['name']:<{width}}  {p['description']}  [{p['plugin']}]")
+        if args.verbose:
+            properties = pass_api.pass_properties(p["name"])
+            for key in ("required", "produced", "invalidated"):
+                if properties[key]:
+                    print(f"{'':<{width}}    {key}: {', '.join(properties[key])}")
+    return 0
+
+
+def _cmd_pipelines(args: argparse.Namespace) -> int:
+    from pypto import passes
+
+    for name in passes.list_pipelines():
+        pipeline = passes.load_pipeline(name)
+        print(f"{name}: {pipeline['description']}  ({len(pipeline['passes'])} passes, {pipeline['source']})")
+        if args.verbose:
+            for i, step in enumerate(pipeline["passes"], start=1):
+                options = ", ".join(f"{k}={v}" for k, v in step["options"].items())
+                print(f"  {i:2d}. {step['pass']}" + (f" ({options})" if options else ""))
     return 0
 
 
@@ -72,7 +92,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("plugins", help="list the discovered plugins (name, kind, version, path)")
     p.add_argument("-v", "--verbose", action="store_true", help="also show what each plugin provides")
     p.set_defaults(func=_cmd_plugins)
-    sub.add_parser("passes", help="list the passes, one line each").set_defaults(func=_cmd_passes)
+    p = sub.add_parser("passes", help="list the passes, one line each")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="also show the IR properties each pass requires, produces and invalidates")
+    p.set_defaults(func=_cmd_passes)
+    p = sub.add_parser("pipelines", help="list the installed pipelines (name, description, file)")
+    p.add_argument("-v", "--verbose", action="store_true", help="also list each pipeline's passes in order")
+    p.set_defaults(func=_cmd_pipelines)
     p = sub.add_parser("ops", help="list the registered ops with their signatures")
     p.add_argument("--namespace", help="only ops of this namespace (tensor, tile, system, array)")
     p.set_defaults(func=_cmd_ops)
@@ -87,6 +113,10 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
+    except BrokenPipeError:
+        # The reader (`pypto passes | head`) stopped early; that is not an error.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except Exception as exc:  # noqa: BLE001 - the command reports every PyPTO error plainly
         from pypto import Error
 

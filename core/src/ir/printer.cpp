@@ -545,6 +545,7 @@ class Printer {
         if (scope.sync_start) args.push_back("sync_start=True");
         break;
       case ScopeKind::Cluster: function = "cluster"; break;
+      case ScopeKind::Runtime: function = "manual_scope"; break;
     }
     if (!scope.name_hint.empty()) args.push_back("name_hint=" + printer::StringLiteral(scope.name_hint));
     if (scope.scope_kind == ScopeKind::InCore && scope.split != SplitMode::None) {
@@ -582,6 +583,7 @@ class Printer {
       case NodeKind::kBinaryExpr: return Binary(static_cast<const BinaryExpr&>(*expr));
       case NodeKind::kUnaryExpr: return Unary(static_cast<const UnaryExpr&>(*expr));
       case NodeKind::kCall: return {CallText(static_cast<const Call&>(*expr)), kAtom};
+      case NodeKind::kSubmit: return {SubmitText(static_cast<const Submit&>(*expr)), kAtom};
       case NodeKind::kMakeTuple: return {"[" + ExprList(static_cast<const MakeTuple&>(*expr).elements) + "]", kAtom};
       case NodeKind::kTupleGetItem: {
         const auto& item = static_cast<const TupleGetItem&>(*expr);
@@ -678,6 +680,28 @@ class Printer {
     Keywords(call.kwargs, {"attrs"}, &call, args);
     if (!call.attrs.empty()) args.push_back("attrs=" + AttrDict(call.attrs));
     return callee + "(" + JoinTexts(args) + ")";
+  }
+
+  // `pl.submit(self.k, args, deps=[...], <task options>, attrs={<call attrs>})`.
+  // A grid launch, whose call attrs start with core_num (and sync_start), is
+  // `pl.spmd_submit(self.k, args, core_num=N, sync_start=B, ...)`; the parser
+  // puts those two first again, so attr order survives the round trip.
+  std::string SubmitText(const Submit& submit) {
+    auto call = submit.kernel_call();
+    if (!call) ThrowInternalError("the printer met a Submit whose call is not a Call");
+    const auto& entries = call->attrs.entries();
+    const bool grid = !entries.empty() && entries[0].first == "core_num";
+    size_t launch = grid ? 1 : 0;
+    if (grid && entries.size() > 1 && entries[1].first == "sync_start") launch = 2;
+    std::vector<std::string> args{"self." + FunctionName(call->op->name)};
+    for (const auto& arg : call->args) args.push_back(PrintExpr(arg));
+    for (size_t i = 0; i < launch; ++i) args.push_back(entries[i].first + "=" + AttrValueText(entries[i].second, true));
+    if (!submit.deps.empty()) args.push_back("deps=[" + ExprList(submit.deps) + "]");
+    Keywords(submit.attrs, {"deps", "attrs", "core_num", "sync_start"}, nullptr, args);
+    Attrs rest;
+    for (size_t i = launch; i < entries.size(); ++i) rest.mutable_entries().push_back(entries[i]);
+    if (!rest.empty()) args.push_back("attrs=" + AttrDict(rest));
+    return p_ + (grid ? "spmd_submit(" : "submit(") + JoinTexts(args) + ")";
   }
 
   std::string MemRefText(const MemRef& memref) {

@@ -21,8 +21,12 @@ def _run_pass(pass_name: str, options_file: Path, program: ir.Program, tmp_path:
     step = {"name": pass_name}
     if options_file.exists():
         step["options"] = yaml.safe_load(options_file.read_text())
+    properties = ["SSAForm"]
+    properties_file = options_file.with_name(options_file.name.replace(".options.yaml", ".properties.yaml"))
+    if properties_file.exists():
+        properties += yaml.safe_load(properties_file.read_text())
     pipeline = tmp_path / "one_pass.yaml"
-    pipeline.write_text(yaml.safe_dump({"name": "one_pass", "input_properties": ["SSAForm"], "verify": True,
+    pipeline.write_text(yaml.safe_dump({"name": "one_pass", "input_properties": properties, "verify": True,
                                         "passes": [step]}))
     return passes.PassManager(str(pipeline)).run(program)
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "pypto/ir/mutator.h"
+#include "pypto/ir/result_params.h"
 #include "pypto/ir/visitor.h"
 #include "pypto/support/error.h"
 
@@ -270,18 +271,15 @@ class DependencyAnalyzer : public ir::IRVisitor {
     return {base.root, rect};
   }
 
-  // A kernel that returns a parameter hands back the caller's argument.
+  // A kernel's tensor results are its parameters' buffers (or views of
+  // them): inside the caller's arguments' regions.
   std::vector<Region> ResultRegions(const ir::Call& call) const {
     FunctionPtr callee = program_.Find(call.callee_name());
     if (!callee) return {};
-    std::vector<StmtPtr> body = ir::Flatten(callee->body);
-    auto ret = body.empty() ? nullptr : As<ir::ReturnStmt>(body.back());
-    std::vector<Region> results(callee->return_types.size());
-    if (!ret) return results;
-    for (size_t r = 0; r < ret->values.size() && r < results.size(); ++r) {
-      for (size_t p = 0; p < callee->params.size() && p < call.args.size(); ++p) {
-        if (ret->values[r].get() == callee->params[p].get()) results[r] = RegionOf(call.args[p]);
-      }
+    std::vector<Region> results;
+    for (int p : ir::ResultParams(*callee)) {
+      const bool traced = p >= 0 && p < static_cast<int>(call.args.size());
+      results.push_back(traced ? RegionOf(call.args[p]) : Region{});
     }
     return results;
   }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "pypto/ir/mutator.h"
+#include "pypto/ir/result_params.h"
 
 namespace pypto::passes {
 
@@ -32,24 +33,6 @@ bool IsOrchestrationSide(ir::FunctionType t) {
 // Ops whose result is the same buffer as argument 0 (a view, or the target written in place).
 bool AliasesFirstArg(const std::string& op) {
   return op == "tensor.slice" || op == "tensor.view" || op == "tensor.reshape" || op == "tensor.assemble";
-}
-
-// The positions of the callee's parameters that its returns hand back
-// unchanged (a kernel returns an Out parameter itself): result i is argument
-// returned_param[i], or -1 for a fresh value.
-std::vector<int> ReturnedParams(const ir::Function& callee) {
-  std::vector<StmtPtr> body = ir::Flatten(callee.body);
-  auto ret = body.empty() ? nullptr : As<ir::ReturnStmt>(body.back());
-  std::vector<int> result;
-  if (!ret) return result;
-  for (const auto& value : ret->values) {
-    int index = -1;
-    for (size_t p = 0; p < callee.params.size(); ++p) {
-      if (value.get() == callee.params[p].get()) index = static_cast<int>(p);
-    }
-    result.push_back(index);
-  }
-  return result;
 }
 
 class DirectionDeriver : public ir::IRMutator {
@@ -187,7 +170,7 @@ class DirectionDeriver : public ir::IRMutator {
     FunctionPtr callee = program_.Find(call.callee_name());
     if (!callee) return {};
     std::vector<const ir::Var*> roots;
-    for (int p : ReturnedParams(*callee)) {
+    for (int p : ir::ResultParams(*callee)) {
       roots.push_back(p >= 0 && p < static_cast<int>(call.args.size()) ? RootOf(call.args[p]) : nullptr);
     }
     return roots;

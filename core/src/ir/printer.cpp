@@ -418,12 +418,52 @@ class Printer {
       const bool assigns_targets = yield && is_last && yield_targets != nullptr && !yield_targets->empty();
       if (assigns_targets) {
         YieldAssign(*yield, indent, *yield_targets);
+      } else if (size_t taken = SubmitUnpack(items, i, indent); taken > 0) {
+        i += taken;
       } else {
         Statement(stmt, indent);
       }
     }
     Comments(indent, pending_comments);
     if (items.empty() && first_line.empty()) Line(indent, "pass");
+  }
+
+  // `r, tid = pl.submit(...)`: a submit bound to a tuple that only the
+  // statements right after it take apart (items in increasing order, one
+  // variable each) prints as one unpacking assignment, an item nobody takes
+  // as `_`; the parser binds the same statements back. Returns the number of
+  // statements taken besides the submit (0: not this form).
+  size_t SubmitUnpack(const std::vector<BlockItem>& items, size_t i, int indent) {
+    auto assign = As<AssignStmt>(items[i].stmt);
+    auto tuple = assign ? As<TupleType>(assign->var->type) : nullptr;
+    if (!tuple || !IsA<Submit>(assign->value)) return 0;
+    const Var* task = assign->var.get();
+    std::vector<std::string> names(tuple->fields.size(), "_");
+    int64_t last = -1;
+    size_t end = i + 1;
+    for (; end < items.size(); ++end) {
+      if (!items[end].outer_comments.empty() || !items[end].stmt->leading_comments.empty()) break;
+      auto take = As<AssignStmt>(items[end].stmt);
+      auto item = take ? As<TupleGetItem>(take->value) : nullptr;
+      if (!item || item->tuple.get() != task || item->index <= last) break;
+      last = item->index;
+      names[static_cast<size_t>(item->index)] = Name(*take->var);
+    }
+    if (end == i + 1 || UsedAfter(task, items, end)) return 0;
+    Line(indent, JoinTexts(names) + " = " + PrintExpr(assign->value));
+    return end - i - 1;
+  }
+
+  static bool UsedAfter(const Var* var, const std::vector<BlockItem>& items, size_t from) {
+    struct Finder : IRVisitor {
+      using IRVisitor::Visit_;
+      const Var* target = nullptr;
+      bool found = false;
+      void Visit_(const Ref<Var>& v) override { found |= v.get() == target; }
+    } finder;
+    finder.target = var;
+    for (size_t k = from; k < items.size() && !finder.found; ++k) finder.VisitStmt(items[k].stmt);
+    return finder.found;
   }
 
   void Statement(const StmtPtr& stmt, int indent) {

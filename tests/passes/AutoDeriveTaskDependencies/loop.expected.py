@@ -17,9 +17,7 @@ class deps:
 
     @pl.function(type=pl.FunctionType.Orchestration)
     def main(self, a: pl.Tensor[[64, 64], pl.FP32], b: pl.Out[pl.Tensor[[64, 64], pl.FP32]], c: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:
-        copy_task: pl.Tuple[pl.Tensor[[64, 64], pl.FP32], pl.Scalar[pl.TASK_ID]] = pl.submit(self.copy, c, b, attrs={"arg_directions": ["Input", "OutputExisting"]})
-        b_1: pl.Tensor[[64, 64], pl.FP32] = copy_task[0]
-        copy_tid: pl.Scalar[pl.TASK_ID] = copy_task[1]
+        b_1, copy_tid = pl.submit(self.copy, c, b, attrs={"arg_directions": ["Input", "OutputExisting"]})
         for i, (c_iter,) in pl.range(0, 4, 1, init_values=(c,)):
             c_next: pl.Tensor[[64, 64], pl.FP32] = self.copy(a, c_iter, attrs={"arg_directions": ["Input", "InOut"], "compiler_deps": [copy_tid]})
             c_rv: pl.Tensor[[64, 64], pl.FP32] = pl.yield_(c_next)

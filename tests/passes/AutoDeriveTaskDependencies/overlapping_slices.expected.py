@@ -20,8 +20,6 @@ class deps:
         top: pl.Tensor[[32, 64], pl.FP32] = pl.tensor.slice(b, [32, 64], [0, 0])
         middle: pl.Tensor[[32, 64], pl.FP32] = pl.tensor.slice(b, [32, 64], [16, 0])
         a_top: pl.Tensor[[32, 64], pl.FP32] = pl.tensor.slice(a, [32, 64], [0, 0])
-        half_task: pl.Tuple[pl.Tensor[[32, 64], pl.FP32], pl.Scalar[pl.TASK_ID]] = pl.submit(self.half, a_top, top, attrs={"arg_directions": ["Input", "OutputExisting"]})
-        top_1: pl.Tensor[[32, 64], pl.FP32] = half_task[0]
-        half_tid: pl.Scalar[pl.TASK_ID] = half_task[1]
+        top_1, half_tid = pl.submit(self.half, a_top, top, attrs={"arg_directions": ["Input", "OutputExisting"]})
         middle_1: pl.Tensor[[32, 64], pl.FP32] = self.half(a_top, middle, attrs={"arg_directions": ["Input", "OutputExisting"], "compiler_deps": [half_tid]})
         return b

@@ -17,8 +17,6 @@ class deps:
 
     @pl.function(type=pl.FunctionType.Orchestration)
     def main(self, a: pl.Tensor[[64, 64], pl.FP32], b: pl.Out[pl.Tensor[[64, 64], pl.FP32]], c: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:
-        copy_task: pl.Tuple[pl.Tensor[[64, 64], pl.FP32], pl.Scalar[pl.TASK_ID]] = pl.submit(self.copy, a, b, attrs={"arg_directions": ["Input", "OutputExisting"]})
-        b_1: pl.Tensor[[64, 64], pl.FP32] = copy_task[0]
-        copy_tid: pl.Scalar[pl.TASK_ID] = copy_task[1]
+        b_1, copy_tid = pl.submit(self.copy, a, b, attrs={"arg_directions": ["Input", "OutputExisting"]})
         c_1: pl.Tensor[[64, 64], pl.FP32] = self.copy(b_1, c, attrs={"arg_directions": ["Input", "OutputExisting"], "compiler_deps": [copy_tid]})
         return c_1

@@ -5,12 +5,8 @@ import pypto.language as pl
 class deps:
     @pl.function(type=pl.FunctionType.Orchestration)
     def main(self, a: pl.Tensor[[64, 64], pl.FP32], b: pl.Out[pl.Tensor[[64, 64], pl.FP32]], c: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:
-        update_task: pl.Tuple[pl.Tensor[[64, 64], pl.FP32], pl.Scalar[pl.TASK_ID]] = pl.submit(self.update, a, b, attrs={"arg_directions": ["Input", "OutputExisting"]})
-        b_1: pl.Tensor[[64, 64], pl.FP32] = update_task[0]
-        update_tid: pl.Scalar[pl.TASK_ID] = update_task[1]
-        update_task_1: pl.Tuple[pl.Tensor[[64, 64], pl.FP32], pl.Scalar[pl.TASK_ID]] = pl.submit(self.update, b_1, c, attrs={"arg_directions": ["Input", "OutputExisting"], "compiler_deps": [update_tid]})
-        c_1: pl.Tensor[[64, 64], pl.FP32] = update_task_1[0]
-        update_tid_1: pl.Scalar[pl.TASK_ID] = update_task_1[1]
+        b_1, update_tid = pl.submit(self.update, a, b, attrs={"arg_directions": ["Input", "OutputExisting"]})
+        c_1, update_tid_1 = pl.submit(self.update, b_1, c, attrs={"arg_directions": ["Input", "OutputExisting"], "compiler_deps": [update_tid]})
         b_2: pl.Tensor[[64, 64], pl.FP32] = self.update(a, b_1, attrs={"arg_directions": ["Input", "InOut"], "compiler_deps": [update_tid, update_tid_1]})
         return b_2
 

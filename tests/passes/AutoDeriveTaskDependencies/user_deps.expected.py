@@ -17,12 +17,7 @@ class deps:
 
     @pl.function(type=pl.FunctionType.Orchestration)
     def main(self, a: pl.Tensor[[64, 64], pl.FP32], b: pl.Out[pl.Tensor[[64, 64], pl.FP32]], c: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:
-        first_task: pl.Tuple[pl.Tensor[[64, 64], pl.FP32], pl.Scalar[pl.TASK_ID]] = pl.submit(self.copy, c, b, attrs={"arg_directions": ["Input", "OutputExisting"]})
-        b_1: pl.Tensor[[64, 64], pl.FP32] = first_task[0]
-        first: pl.Scalar[pl.TASK_ID] = first_task[1]
-        copy_task: pl.Tuple[pl.Tensor[[64, 64], pl.FP32], pl.Scalar[pl.TASK_ID]] = pl.submit(self.copy, c, a, attrs={"arg_directions": ["Input", "OutputExisting"]})
-        a_1: pl.Tensor[[64, 64], pl.FP32] = copy_task[0]
-        copy_tid: pl.Scalar[pl.TASK_ID] = copy_task[1]
-        c_task: pl.Tuple[pl.Tensor[[64, 64], pl.FP32], pl.Scalar[pl.TASK_ID]] = pl.submit(self.copy, b_1, c, deps=[first], attrs={"arg_directions": ["Input", "OutputExisting"], "compiler_deps": [copy_tid]})
-        c_1: pl.Tensor[[64, 64], pl.FP32] = c_task[0]
+        b_1, first = pl.submit(self.copy, c, b, attrs={"arg_directions": ["Input", "OutputExisting"]})
+        a_1, copy_tid = pl.submit(self.copy, c, a, attrs={"arg_directions": ["Input", "OutputExisting"]})
+        c_1, _ = pl.submit(self.copy, b_1, c, deps=[first], attrs={"arg_directions": ["Input", "OutputExisting"], "compiler_deps": [copy_tid]})
         return c_1

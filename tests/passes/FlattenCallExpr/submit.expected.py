@@ -13,7 +13,5 @@ class flatten:
     def main(self, a: pl.Tensor[[32], pl.FP32], o: pl.Out[pl.Tensor[[16], pl.FP32]], ids: pl.Array[2, pl.TASK_ID]) -> pl.Tensor[[16], pl.FP32]:
         __tmp_v0: pl.Tensor[[16], pl.FP32] = pl.tensor.slice(a, [16], [16])
         __tmp_v1: pl.Scalar[pl.TASK_ID] = pl.array.get_element(ids, 0)
-        r_t: pl.Tuple[pl.Tensor[[16], pl.FP32], pl.Scalar[pl.TASK_ID]] = pl.submit(self.k, __tmp_v0, o, deps=[__tmp_v1])
-        r: pl.Tensor[[16], pl.FP32] = r_t[0]
-        t: pl.Scalar[pl.TASK_ID] = r_t[1]
+        r, t = pl.submit(self.k, __tmp_v0, o, deps=[__tmp_v1])
         return r

@@ -6,17 +6,12 @@ class tasks:
     @pl.function(type=pl.FunctionType.Orchestration)
     def main(self, a: pl.Tensor[[64, 64], pl.FP32], n: pl.Scalar[pl.INDEX]) -> pl.Tensor[[64, 64], pl.FP32]:
         ids: pl.Array[2, pl.TASK_ID] = pl.array.create(2, dtype=pl.TASK_ID)
-        main_incore_0_task: pl.Tuple[pl.Tensor[[64, 64], pl.FP32], pl.Scalar[pl.TASK_ID]] = pl.submit(self.main_incore_0, a)
-        b: pl.Tensor[[64, 64], pl.FP32] = main_incore_0_task[0]
-        tid: pl.Scalar[pl.TASK_ID] = main_incore_0_task[1]
+        b, tid = pl.submit(self.main_incore_0, a)
         ids_1: pl.Array[2, pl.TASK_ID] = pl.array.update_element(ids, 0, tid)
         for i, (b_iter, tid_iter) in pl.range(0, n, 1, init_values=(b, tid)):
-            main_incore_1_task: pl.Tuple[pl.Tensor[[64, 64], pl.FP32], pl.Scalar[pl.TASK_ID]] = pl.submit(self.main_incore_1, b_iter, deps=[tid_iter])
-            b_next: pl.Tensor[[64, 64], pl.FP32] = main_incore_1_task[0]
-            tid_next: pl.Scalar[pl.TASK_ID] = main_incore_1_task[1]
+            b_next, tid_next = pl.submit(self.main_incore_1, b_iter, deps=[tid_iter])
             b_rv, tid_rv = pl.yield_(b_next, tid_next)
-        main_incore_2_task: pl.Tuple[pl.Tensor[[64, 64], pl.FP32], pl.Scalar[pl.TASK_ID]] = pl.submit(self.main_incore_2, b_rv, deps=[tid_rv, ids_1], attrs={"no_dep_args": [b_rv]})
-        c: pl.Tensor[[64, 64], pl.FP32] = main_incore_2_task[0]
+        c, _ = pl.submit(self.main_incore_2, b_rv, deps=[tid_rv, ids_1], attrs={"no_dep_args": [b_rv]})
         return c
 
     @pl.function(type=pl.FunctionType.InCore)

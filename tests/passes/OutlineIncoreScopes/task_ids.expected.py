@@ -11,14 +11,9 @@ class tasks:
 
     @pl.function(type=pl.FunctionType.Orchestration)
     def main(self, a: pl.Tensor[[64, 64], pl.FP32], b: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:
-        first_task: pl.Tuple[pl.Tensor[[64, 64], pl.FP32], pl.Scalar[pl.TASK_ID]] = pl.submit(self.first, a, b)
-        b_1: pl.Tensor[[64, 64], pl.FP32] = first_task[0]
-        first_1: pl.Scalar[pl.TASK_ID] = first_task[1]
-        main_incore_1_task: pl.Tuple[pl.Tensor[[64, 64], pl.FP32], pl.Scalar[pl.TASK_ID]] = pl.submit(self.main_incore_1, b_1, deps=[first_1])
-        c: pl.Tensor[[64, 64], pl.FP32] = main_incore_1_task[0]
-        second: pl.Scalar[pl.TASK_ID] = main_incore_1_task[1]
-        main_incore_2_task: pl.Tuple[pl.Tensor[[64, 64], pl.FP32], pl.Scalar[pl.TASK_ID]] = pl.submit(self.main_incore_2, c, deps=[first_1, second], allow_early_resolve=True)
-        d: pl.Tensor[[64, 64], pl.FP32] = main_incore_2_task[0]
+        b_1, first_1 = pl.submit(self.first, a, b)
+        c, second = pl.submit(self.main_incore_1, b_1, deps=[first_1])
+        d, _ = pl.submit(self.main_incore_2, c, deps=[first_1, second], allow_early_resolve=True)
         e: pl.Tensor[[64, 64], pl.FP32] = self.main_incore_3(d)
         return e
 

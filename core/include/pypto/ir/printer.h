@@ -57,7 +57,8 @@
 //   Submit `P.submit(self.f, a, b, deps=[t], allow_early_resolve=True, attrs={..})`: deps, then
 //   the submit's attrs as keywords, then the call's attrs; a call whose attrs start with
 //   "core_num" (and "sync_start") prints as `P.spmd_submit(self.f, a, core_num=4, sync_start=False,
-//   deps=[..], ...)`.
+//   deps=[..], ...)`. A statement `t = <submit>` followed directly by `x_i = t[i]` (increasing i,
+//   t used nowhere else) prints as one `x_0, _, x_2 = P.submit(...)` (`_`: an item not taken).
 //
 // Attribute values (kwargs, Call.attrs, function, loop and scope attrs)
 //   True/False, ints, floats (always with '.', 'e' or float(..)), "strings" with Python escapes,

@@ -1008,9 +1008,14 @@ class FunctionParser(ControlFlowMixin):
         e = self.to_expr(value, node.value)
         if e.type.type_name != "TupleType" or len(e.type.fields) != len(names):
             raise self.err(node.value, f"{len(names)} names but the value is {describe(e.type)}", cls=ParseTypeError)
-        tmp = e if isinstance(e, ir.Var) else self.bind("_".join(names), e, node)
+        tmp = e
+        if not isinstance(e, ir.Var):
+            # The tuple itself gets no name in the program: it cannot clash with one of the targets.
+            tmp = ir.Var("_".join(names), e.type, span=self.span(node))
+            self.emit(ir.AssignStmt(tmp, e, span=self.span(node)))
         for i, n in enumerate(names):
-            self.bind(n, ir.TupleGetItem(tmp, i, span=self.span(node)), node)
+            if n != "_":  # `_` takes nothing: `r, _ = pl.submit(...)`
+                self.bind(n, ir.TupleGetItem(tmp, i, span=self.span(node)), node)
 
     def assign_subscript(self, target: ast.Subscript, value_node, node) -> None:
         if not isinstance(target.value, ast.Name):

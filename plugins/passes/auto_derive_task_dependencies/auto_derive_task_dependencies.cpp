@@ -314,12 +314,7 @@ class EdgeWriter : public ir::IRMutator {
       if (plan_.sources.count(original.get())) NameTaskId(*original, stmt->var, submit->task_id_index(), stmts);
     } else if (plan_.sources.count(original.get())) {
       auto task = Submitted(value, *original, stmts);
-      if (ir::IsA<ir::TupleType>(stmt->var->type)) {
-        // Item i of the call's tuple is item i of the submit's.
-        Remap(stmt->var, task);
-      } else {
-        stmts.push_back(ir::AssignStmt::Make(stmt->var, ir::TupleGetItem::Make(task, 0, stmt->span), stmt->span));
-      }
+      stmts.push_back(ir::AssignStmt::Make(stmt->var, CallResults(task, stmt->var->type, stmt->span), stmt->span));
       NameTaskId(*original, task, LastIndex(*task), stmts);
     } else {
       stmts.push_back(ir::AssignStmt::Make(stmt->var, value, stmt->span));
@@ -362,6 +357,14 @@ class EdgeWriter : public ir::IRMutator {
     auto task = ir::Var::Make(original.callee_name() + "_task", submit->type, value->span);
     stmts.push_back(ir::AssignStmt::Make(task, submit, value->span));
     return task;
+  }
+
+  // The call's value out of its submit's: item 0, or a tuple of the call's items.
+  static ExprPtr CallResults(const VarPtr& task, const ir::TypePtr& call_type, const Span& span) {
+    if (!ir::IsA<ir::TupleType>(call_type)) return ir::TupleGetItem::Make(task, 0, span);
+    std::vector<ExprPtr> items;
+    for (int64_t i = 0; i < LastIndex(*task); ++i) items.push_back(ir::TupleGetItem::Make(task, i, span));
+    return ir::MakeTuple::Make(std::move(items), span);
   }
 
   // The task id is the last item of a submit's value.

@@ -14,6 +14,7 @@
 #include "pypto/ir/mutator.h"
 #include "pypto/ir/result_params.h"
 #include "pypto/ir/visitor.h"
+#include "pypto/ops/registry.h"
 #include "pypto/support/error.h"
 
 namespace pypto::passes {
@@ -28,6 +29,8 @@ using ir::VarPtr;
 namespace {
 
 constexpr const char* kCompilerDeps = "compiler_deps";
+
+ir::TypePtr TaskIdType() { return ir::ScalarType::Make(ir::DataType::TASK_ID); }
 
 bool IsOrchestrationSide(ir::FunctionType t) {
   return t == ir::FunctionType::Orchestration || t == ir::FunctionType::Opaque;
@@ -92,6 +95,9 @@ struct Plan {
   std::set<const ir::Call*> sources;
   // A submit's task id the program already names in the submit's own block.
   std::map<const ir::Call*, VarPtr> named_task_id;
+  // Per sequential loop: (later call, earlier call) pairs of its body's tasks
+  // where the later one must wait for the earlier one of the previous iteration.
+  std::map<const ir::ForStmt*, std::vector<std::pair<const ir::Call*, const ir::Call*>>> carried;
 };
 
 class DependencyAnalyzer : public ir::IRVisitor {
@@ -115,7 +121,13 @@ class DependencyAnalyzer : public ir::IRVisitor {
 
   void Visit_(const Ref<ir::ForStmt>& loop) override {
     for (const auto& iter_arg : loop->iter_args) Alias(iter_arg.get(), iter_arg->init_value);
-    InBlock([&] { VisitStmt(loop->body); });
+    const size_t first = accesses_.size();
+    std::vector<int> body_path;
+    InBlock([&] {
+      body_path = block_path_;
+      VisitStmt(loop->body);
+    });
+    if (loop->for_kind != ir::ForKind::Parallel && manual_depth_ == 0) CarryAcrossIterations(*loop, first, body_path);
     for (size_t i = 0; i < loop->return_vars.size() && i < loop->iter_args.size(); ++i) {
       Alias(loop->return_vars[i].get(), loop->iter_args[i]->init_value);
     }
@@ -184,6 +196,37 @@ class DependencyAnalyzer : public ir::IRVisitor {
       mine.push_back({&call, block_path_, region, read, write});
     }
     accesses_.insert(accesses_.end(), mine.begin(), mine.end());
+  }
+
+  // Iterations of a sequential loop run one after another in the program, so
+  // a task of the body that writes what a task of the previous iteration only
+  // read must wait for it. Only write-after-read pairs: the runtime orders RAW
+  // and WAW itself (DeriveCallDirections makes writers in loops InOut), and
+  // slices indexed by the loop variable overlap for this pass, so carrying
+  // those too would serialize every such loop. Only tasks at the top level of
+  // the body: their ids can be yielded to the next iteration.
+  void CarryAcrossIterations(const ir::ForStmt& loop, size_t first, const std::vector<int>& body_path) {
+    std::vector<std::pair<const ir::Call*, const ir::Call*>>& pairs = plan.carried[&loop];
+    for (size_t l = first; l < accesses_.size(); ++l) {
+      const Access& later = accesses_[l];
+      if (later.block_path != body_path || !later.write) continue;
+      // A reader earlier in the body already has an edge to this writer, and
+      // the runtime orders it after the previous iteration's writer (RAW):
+      // only readers from this task on need an edge into the next iteration.
+      size_t from = l;
+      while (from > first && accesses_[from - 1].task == later.task) --from;
+      for (size_t e = from; e < accesses_.size(); ++e) {
+        const Access& earlier = accesses_[e];
+        // A task that also wrote the region is found by the later writer's own lookup.
+        if (earlier.block_path != body_path || !earlier.read || earlier.write) continue;
+        if (!Overlap(earlier.region, later.region)) continue;
+        std::pair<const ir::Call*, const ir::Call*> pair{later.task, earlier.task};
+        if (std::find(pairs.begin(), pairs.end(), pair) != pairs.end()) continue;
+        pairs.push_back(pair);
+        plan.sources.insert(earlier.task);
+      }
+    }
+    if (pairs.empty()) plan.carried.erase(&loop);
   }
 
   void AddEdge(const ir::Call* later, const ir::Call* earlier) {
@@ -336,6 +379,50 @@ class EdgeWriter : public ir::IRMutator {
     return ir::SeqStmts::Make(std::move(stmts), stmt->span);
   }
 
+  // A loop with carried edges carries the earlier tasks' ids as iter_args,
+  // starting from a task that waits for nothing (system.task_dummy()).
+  StmtPtr Mutate_(const Ref<ir::ForStmt>& loop) override {
+    auto carried = plan_.carried.find(loop.get());
+    if (carried == plan_.carried.end()) return IRMutator::Mutate_(loop);
+    std::vector<const ir::Call*> sources;
+    for (const auto& [later, earlier] : carried->second) {
+      if (std::find(sources.begin(), sources.end(), earlier) == sources.end()) sources.push_back(earlier);
+    }
+    std::vector<StmtPtr> stmts;
+    std::vector<ir::IterArgPtr> previous;
+    for (const ir::Call* source : sources) {
+      auto none = ir::Var::Make(source->callee_name() + "_none", TaskIdType(), loop->span);
+      stmts.push_back(ir::AssignStmt::Make(
+          none, ops::OpRegistry::Global().Create("system.task_dummy", {}, {}, loop->span), loop->span));
+      previous.push_back(ir::IterArg::Make(source->callee_name() + "_prev", TaskIdType(), none, loop->span));
+    }
+    for (const auto& [later, earlier] : carried->second) {
+      const size_t index = std::find(sources.begin(), sources.end(), earlier) - sources.begin();
+      carried_deps_[later].push_back(previous[index]);
+    }
+    auto visited = As<ir::ForStmt>(IRMutator::Mutate_(loop));
+    std::vector<StmtPtr> body = ir::Flatten(visited->body);
+    std::vector<ExprPtr> yielded;
+    if (!body.empty()) {
+      if (auto yield = As<ir::YieldStmt>(body.back())) {
+        yielded = yield->values;
+        body.pop_back();
+      }
+    }
+    std::vector<VarPtr> return_vars = visited->return_vars;
+    std::vector<ir::IterArgPtr> iter_args = visited->iter_args;
+    for (size_t i = 0; i < sources.size(); ++i) {
+      yielded.push_back(task_id_.at(sources[i]));
+      iter_args.push_back(previous[i]);
+      return_vars.push_back(ir::Var::Make(sources[i]->callee_name() + "_last", TaskIdType(), loop->span));
+    }
+    body.push_back(ir::YieldStmt::Make(std::move(yielded), loop->span));
+    stmts.push_back(ir::ForStmt::Make(visited->loop_var, visited->start, visited->stop, visited->step,
+                                      std::move(iter_args), ir::MakeSeq(std::move(body), loop->span),
+                                      std::move(return_vars), visited->for_kind, visited->attrs, loop->span));
+    return ir::SeqStmts::Make(std::move(stmts), loop->span);
+  }
+
   // Splices the statements written for one call into the enclosing sequence.
   StmtPtr Mutate_(const Ref<ir::SeqStmts>& node) override {
     std::vector<StmtPtr> stmts;
@@ -378,26 +465,29 @@ class EdgeWriter : public ir::IRMutator {
       task_id_[&original] = named->second;
       return;
     }
-    auto tid = ir::Var::Make(original.callee_name() + "_tid", ir::ScalarType::Make(ir::DataType::TASK_ID), task->span);
+    auto tid = ir::Var::Make(original.callee_name() + "_tid", TaskIdType(), task->span);
     stmts.push_back(ir::AssignStmt::Make(tid, ir::TupleGetItem::Make(task, index, task->span), task->span));
     task_id_[&original] = tid;
   }
 
   // `value` (the visited call or submit) with the ids of the tasks it waits for.
   ExprPtr WithEdges(const ExprPtr& value, const ir::Call& original) {
-    auto waits = plan_.waits_for.find(&original);
-    if (waits == plan_.waits_for.end()) return value;
     auto submit = As<ir::Submit>(value);
     auto call = submit ? submit->kernel_call() : As<ir::Call>(value);
     std::vector<ExprPtr> deps;
-    for (const ir::Call* source : waits->second) {
-      auto tid = task_id_.find(source);
-      if (tid == task_id_.end()) continue;
-      const bool user_dep =
-          submit && std::any_of(submit->deps.begin(), submit->deps.end(),
-                                [&](const ExprPtr& dep) { return dep.get() == tid->second.get(); });
-      if (!user_dep) deps.push_back(tid->second);
+    auto waits = plan_.waits_for.find(&original);
+    if (waits != plan_.waits_for.end()) {
+      for (const ir::Call* source : waits->second) {
+        auto tid = task_id_.find(source);
+        if (tid == task_id_.end()) continue;
+        const bool user_dep =
+            submit && std::any_of(submit->deps.begin(), submit->deps.end(),
+                                  [&](const ExprPtr& dep) { return dep.get() == tid->second.get(); });
+        if (!user_dep) deps.push_back(tid->second);
+      }
     }
+    auto carried = carried_deps_.find(&original);
+    if (carried != carried_deps_.end()) deps.insert(deps.end(), carried->second.begin(), carried->second.end());
     if (deps.empty()) return value;
     auto annotated = std::make_shared<ir::Call>(*call);
     annotated->attrs.Set(kCompilerDeps, deps);
@@ -408,6 +498,7 @@ class EdgeWriter : public ir::IRMutator {
   const ir::Program& program_;
   const Plan& plan_;
   std::map<const ir::Call*, VarPtr> task_id_;
+  std::map<const ir::Call*, std::vector<ir::IterArgPtr>> carried_deps_;
 };
 
 }  // namespace
@@ -422,7 +513,7 @@ ir::ProgramPtr AutoDeriveTaskDependencies(const ir::ProgramPtr& program) {
     }
     DependencyAnalyzer analyzer(*program);
     analyzer.VisitStmt(function->body);
-    if (analyzer.plan.waits_for.empty()) {
+    if (analyzer.plan.waits_for.empty() && analyzer.plan.carried.empty()) {
       functions.push_back(function);
       continue;
     }

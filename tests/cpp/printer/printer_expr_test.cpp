@@ -256,7 +256,8 @@ TEST_F(PrinterExprTest, StringsUsePythonEscapes) {
 
 TEST_F(PrinterExprTest, SubmitsPrintAsPlSubmitWithDepsOptionsAndCallAttrs) {
   VarPtr t = ScalarVar("t", DataType::TASK_ID);
-  auto call = Call::Make(GlobalVar::Make("kernel"), {a, b}, {}, nullptr, Span(), {{"no_dep_args", std::vector<ExprPtr>{a}}});
+  auto call =
+      Call::Make(GlobalVar::Make("kernel"), {a, b}, {}, nullptr, Span(), {{"no_dep_args", std::vector<ExprPtr>{a}}});
   EXPECT_EQ(Print(Submit::Make(call, {t}, {{"allow_early_resolve", true}})),
             "pl.submit(self.kernel, a, b, deps=[t], allow_early_resolve=True, attrs={\"no_dep_args\": [a]})");
   EXPECT_EQ(Print(Submit::Make(Call::Make(GlobalVar::Make("kernel"), {}, {}, nullptr), {})), "pl.submit(self.kernel)");

@@ -38,7 +38,8 @@ TEST_F(PrinterStmtTest, SubmitsTakenApartRightAwayPrintAsOneUnpacking) {
   auto take = [&](const VarPtr& v, int64_t i) { return AssignStmt::Make(v, TupleGetItem::Make(typed_task, i)); };
   EXPECT_EQ(Print(Seq({AssignStmt::Make(typed_task, submit), take(r, 0), take(tid, 1)})),
             "r, tid = pl.submit(self.k, a)\n");
-  EXPECT_EQ(Print(Seq({AssignStmt::Make(typed_task, submit), take(r, 0), Eval(r)})), "r, _ = pl.submit(self.k, a)\nr\n");
+  EXPECT_EQ(Print(Seq({AssignStmt::Make(typed_task, submit), take(r, 0), Eval(r)})),
+            "r, _ = pl.submit(self.k, a)\nr\n");
   // Another use of the tuple keeps it named.
   EXPECT_EQ(Print(Seq({AssignStmt::Make(typed_task, submit), take(r, 0), ReturnStmt::Make({typed_task})})),
             "task: pl.Tuple[pl.Scalar[pl.INDEX], pl.Scalar[pl.TASK_ID]] = pl.submit(self.k, a)\n"

@@ -762,7 +762,8 @@ class FunctionParser(ControlFlowMixin):
             "yield_": "as the last statement of a loop body or of both if branches",
             "cond": "as the first statement of a pl.while_ body",
             "func_attr": "as the first statement of a function body",
-            "at": "in a with statement", "cluster": "in a with statement", "manual_scope": "in a with statement", "spmd": "in a for or with statement",
+            "at": "in a with statement", "cluster": "in a with statement", "manual_scope": "in a with statement",
+            "spmd": "in a for or with statement",
         }
         raise self.err(node, f"pl.{name} is only valid {places.get(name, 'as the iterable of a for loop')}",
                        cls=ParseSyntaxError)
@@ -799,8 +800,8 @@ class FunctionParser(ControlFlowMixin):
             args.append(e)
         for i in no_dep:
             if args[i].type.type_name != "TensorType":
-                raise self.err(node.args[i], f"pl.no_dep marks a tensor argument, but argument '{callee.param_names[i]}'"
-                               f" of '{callee.name}' is {describe(args[i].type)}",
+                raise self.err(node.args[i], f"pl.no_dep marks a tensor argument, but argument "
+                               f"'{callee.param_names[i]}' of '{callee.name}' is {describe(args[i].type)}",
                                "drop pl.no_dep: only tensors take part in dependency tracking", ParseTypeError)
         if no_dep:
             attrs["no_dep_args"] = list(attrs.get("no_dep_args", [])) + [args[i] for i in no_dep]

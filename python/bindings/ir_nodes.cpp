@@ -107,7 +107,8 @@ bool IsNullableField(NodeKind kind, const std::string& field) {
       {NodeKind::kIfStmt, "else_body"}, {NodeKind::kTileType, "memref"}, {NodeKind::kMemRef, "base"},
       {NodeKind::kScopeStmt, "core_num"}, {NodeKind::kScopeStmt, "task_id"},
       {NodeKind::kCall, "type"}, {NodeKind::kBinaryExpr, "type"},
-      {NodeKind::kUnaryExpr, "type"}, {NodeKind::kMakeTuple, "type"}, {NodeKind::kTupleGetItem, "type"}};
+      {NodeKind::kUnaryExpr, "type"}, {NodeKind::kMakeTuple, "type"}, {NodeKind::kTupleGetItem, "type"},
+      {NodeKind::kSubmit, "type"}};
   return nullable.count({kind, field}) > 0;
 }
 
@@ -144,6 +145,8 @@ Ref<T> Finish(std::shared_ptr<T> node) {
     if (!node->type) return MakeTuple::Make(node->elements, node->span);
   } else if constexpr (std::is_same_v<T, TupleGetItem>) {
     if (!node->type) return TupleGetItem::Make(node->tuple, node->index, node->span);
+  } else if constexpr (std::is_same_v<T, Submit>) {
+    if (!node->type) return Submit::Make(node->call, node->deps, node->attrs, node->span);
   } else if constexpr (std::is_same_v<T, Call>) {
     if (!node->op) ThrowTypeError("Call needs an op");
     if (!node->type) {
@@ -222,6 +225,7 @@ void BindIRNodes(py::module_& m) {
   BindNode<Call, Expr>(m);
   BindNode<MakeTuple, Expr>(m);
   BindNode<TupleGetItem, Expr>(m);
+  BindNode<Submit, Expr>(m);
 
   // Constants take (value, dtype) rather than a type.
   py::class_<ConstInt, Expr, std::shared_ptr<ConstInt>>(m, "ConstInt")

@@ -65,6 +65,7 @@ PYPTO_X(UnaryExpr)
 PYPTO_X(Call)
 PYPTO_X(MakeTuple)
 PYPTO_X(TupleGetItem)
+PYPTO_X(Submit)
 #undef PYPTO_X
 #define PYPTO_X(T) \
   StmtPtr IRMutator::Mutate_(const Ref<T>& node) { return MutateChildren(node); }

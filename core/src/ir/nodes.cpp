@@ -355,6 +355,40 @@ Ref<TupleGetItem> TupleGetItem::Make(ExprPtr tuple, int64_t index, Span span) {
   return g;
 }
 
+std::vector<TypePtr> CallResultTypes(const TypePtr& call_type) {
+  if (!call_type || IsA<UnknownType>(call_type)) return {};
+  if (auto tuple = As<TupleType>(call_type)) return tuple->fields;
+  return {call_type};
+}
+
+TypePtr SubmitType(const TypePtr& call_type) {
+  std::vector<TypePtr> fields = CallResultTypes(call_type);
+  fields.push_back(ScalarType::Make(DataType::TASK_ID));
+  return TupleType::Make(std::move(fields));
+}
+
+Ref<Submit> Submit::Make(ExprPtr call, std::vector<ExprPtr> deps, Attrs attrs, Span span) {
+  auto kernel = As<Call>(call);
+  if (!kernel || !kernel->is_function_call()) {
+    ThrowTypeError("a submit launches a function of the program (pl.submit(self.k, ...)), not " +
+                       (kernel ? "op '" + kernel->op->name + "'" : std::string("a ") + call->type_name()),
+                   span);
+  }
+  auto s = std::make_shared<Submit>();
+  s->type = SubmitType(kernel->type);
+  s->call = std::move(call);
+  s->deps = std::move(deps);
+  s->attrs = std::move(attrs);
+  s->span = std::move(span);
+  return s;
+}
+
+Ref<Call> Submit::kernel_call() const { return As<Call>(call); }
+
+int64_t Submit::task_id_index() const {
+  return static_cast<int64_t>(CallResultTypes(call ? call->type : nullptr).size());
+}
+
 Ref<ConstInt> Int(int64_t value, DataType dtype) { return ConstInt::Make(value, dtype); }
 Ref<ConstFloat> Float(double value, DataType dtype) { return ConstFloat::Make(value, dtype); }
 Ref<ConstBool> Bool(bool value) { return ConstBool::Make(value); }

@@ -418,12 +418,52 @@ class Printer {
       const bool assigns_targets = yield && is_last && yield_targets != nullptr && !yield_targets->empty();
       if (assigns_targets) {
         YieldAssign(*yield, indent, *yield_targets);
+      } else if (size_t taken = SubmitUnpack(items, i, indent); taken > 0) {
+        i += taken;
       } else {
         Statement(stmt, indent);
       }
     }
     Comments(indent, pending_comments);
     if (items.empty() && first_line.empty()) Line(indent, "pass");
+  }
+
+  // `r, tid = pl.submit(...)`: a submit bound to a tuple that only the
+  // statements right after it take apart (items in increasing order, one
+  // variable each) prints as one unpacking assignment, an item nobody takes
+  // as `_`; the parser binds the same statements back. Returns the number of
+  // statements taken besides the submit (0: not this form).
+  size_t SubmitUnpack(const std::vector<BlockItem>& items, size_t i, int indent) {
+    auto assign = As<AssignStmt>(items[i].stmt);
+    auto tuple = assign ? As<TupleType>(assign->var->type) : nullptr;
+    if (!tuple || !IsA<Submit>(assign->value)) return 0;
+    const Var* task = assign->var.get();
+    std::vector<std::string> names(tuple->fields.size(), "_");
+    int64_t last = -1;
+    size_t end = i + 1;
+    for (; end < items.size(); ++end) {
+      if (!items[end].outer_comments.empty() || !items[end].stmt->leading_comments.empty()) break;
+      auto take = As<AssignStmt>(items[end].stmt);
+      auto item = take ? As<TupleGetItem>(take->value) : nullptr;
+      if (!item || item->tuple.get() != task || item->index <= last) break;
+      last = item->index;
+      names[static_cast<size_t>(item->index)] = Name(*take->var);
+    }
+    if (end == i + 1 || UsedAfter(task, items, end)) return 0;
+    Line(indent, JoinTexts(names) + " = " + PrintExpr(assign->value));
+    return end - i - 1;
+  }
+
+  static bool UsedAfter(const Var* var, const std::vector<BlockItem>& items, size_t from) {
+    struct Finder : IRVisitor {
+      using IRVisitor::Visit_;
+      const Var* target = nullptr;
+      bool found = false;
+      void Visit_(const Ref<Var>& v) override { found |= v.get() == target; }
+    } finder;
+    finder.target = var;
+    for (size_t k = from; k < items.size() && !finder.found; ++k) finder.VisitStmt(items[k].stmt);
+    return finder.found;
   }
 
   void Statement(const StmtPtr& stmt, int indent) {
@@ -545,6 +585,7 @@ class Printer {
         if (scope.sync_start) args.push_back("sync_start=True");
         break;
       case ScopeKind::Cluster: function = "cluster"; break;
+      case ScopeKind::Runtime: function = "manual_scope"; break;
     }
     if (!scope.name_hint.empty()) args.push_back("name_hint=" + printer::StringLiteral(scope.name_hint));
     if (scope.scope_kind == ScopeKind::InCore && scope.split != SplitMode::None) {
@@ -582,6 +623,7 @@ class Printer {
       case NodeKind::kBinaryExpr: return Binary(static_cast<const BinaryExpr&>(*expr));
       case NodeKind::kUnaryExpr: return Unary(static_cast<const UnaryExpr&>(*expr));
       case NodeKind::kCall: return {CallText(static_cast<const Call&>(*expr)), kAtom};
+      case NodeKind::kSubmit: return {SubmitText(static_cast<const Submit&>(*expr)), kAtom};
       case NodeKind::kMakeTuple: return {"[" + ExprList(static_cast<const MakeTuple&>(*expr).elements) + "]", kAtom};
       case NodeKind::kTupleGetItem: {
         const auto& item = static_cast<const TupleGetItem&>(*expr);
@@ -678,6 +720,28 @@ class Printer {
     Keywords(call.kwargs, {"attrs"}, &call, args);
     if (!call.attrs.empty()) args.push_back("attrs=" + AttrDict(call.attrs));
     return callee + "(" + JoinTexts(args) + ")";
+  }
+
+  // `pl.submit(self.k, args, deps=[...], <task options>, attrs={<call attrs>})`.
+  // A grid launch, whose call attrs start with core_num (and sync_start), is
+  // `pl.spmd_submit(self.k, args, core_num=N, sync_start=B, ...)`; the parser
+  // puts those two first again, so attr order survives the round trip.
+  std::string SubmitText(const Submit& submit) {
+    auto call = submit.kernel_call();
+    if (!call) ThrowInternalError("the printer met a Submit whose call is not a Call");
+    const auto& entries = call->attrs.entries();
+    const bool grid = !entries.empty() && entries[0].first == "core_num";
+    size_t launch = grid ? 1 : 0;
+    if (grid && entries.size() > 1 && entries[1].first == "sync_start") launch = 2;
+    std::vector<std::string> args{"self." + FunctionName(call->op->name)};
+    for (const auto& arg : call->args) args.push_back(PrintExpr(arg));
+    for (size_t i = 0; i < launch; ++i) args.push_back(entries[i].first + "=" + AttrValueText(entries[i].second, true));
+    if (!submit.deps.empty()) args.push_back("deps=[" + ExprList(submit.deps) + "]");
+    Keywords(submit.attrs, {"deps", "attrs", "core_num", "sync_start"}, nullptr, args);
+    Attrs rest;
+    for (size_t i = launch; i < entries.size(); ++i) rest.mutable_entries().push_back(entries[i]);
+    if (!rest.empty()) args.push_back("attrs=" + AttrDict(rest));
+    return p_ + (grid ? "spmd_submit(" : "submit(") + JoinTexts(args) + ")";
   }
 
   std::string MemRefText(const MemRef& memref) {

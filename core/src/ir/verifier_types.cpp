@@ -197,8 +197,13 @@ class TypeChecker : public StmtTrackingVisitor {
 
   void Visit_(const Ref<ScopeStmt>& stmt) override {
     CheckTaskId(*stmt);
-    CheckDeps(*stmt);
+    CheckScopeDeps(*stmt);
     VisitChildren(*stmt);
+  }
+
+  void Visit_(const Ref<Submit>& submit) override {
+    CheckSubmit(*submit);
+    VisitChildren(*submit);
   }
 
  private:
@@ -337,27 +342,44 @@ class TypeChecker : public StmtTrackingVisitor {
   }
 
   // deps= entries name tasks: a TaskId scalar, or an Array of them.
-  void CheckDeps(const ScopeStmt& stmt) {
+  void CheckScopeDeps(const ScopeStmt& stmt) {
     const AttrValue* deps = stmt.attrs.Find("deps");
     if (deps == nullptr) return;
-    std::vector<ExprPtr> entries;
-    if (const auto* list = std::get_if<std::vector<ExprPtr>>(deps)) {
-      entries = *list;
-    } else if (const auto* single = std::get_if<ExprPtr>(deps)) {
-      entries.push_back(*single);
-    } else {
-      reporter_.Error(kRule, "DEPS_TYPE_MISMATCH", stmt, stmt.span,
-                      std::string("deps= must be a list of task ids (Scalar[TASK_ID] values or Arrays of TASK_ID), "
-                                  "got ") + AttrValueKindName(*deps) + "; write deps=[tid, ...]");
-      return;
-    }
+    if (const auto* list = std::get_if<std::vector<ExprPtr>>(deps)) return CheckDepEntries(stmt, stmt.span, *list);
+    if (const auto* single = std::get_if<ExprPtr>(deps)) return CheckDepEntries(stmt, stmt.span, {*single});
+    reporter_.Error(kRule, "DEPS_TYPE_MISMATCH", stmt, stmt.span,
+                    std::string("deps= must be a list of task ids (Scalar[TASK_ID] values or Arrays of TASK_ID), "
+                                "got ") + AttrValueKindName(*deps) + "; write deps=[tid, ...]");
+  }
+
+  void CheckDepEntries(const Node& node, const Span& span, const std::vector<ExprPtr>& entries) {
     for (size_t i = 0; i < entries.size(); ++i) {
       const ExprPtr& entry = entries[i];
       if (!entry || IsTaskIdOrArray(entry->type)) continue;
-      reporter_.Error(kRule, "DEPS_TYPE_MISMATCH", stmt, stmt.span,
+      reporter_.Error(kRule, "DEPS_TYPE_MISMATCH", node, span,
                       "deps entry " + std::to_string(i) + " has type " + TypeToString(entry->type) +
                           "; deps= takes task ids: Scalar[TASK_ID] values (`as tid`) or Arrays of TASK_ID");
     }
+  }
+
+  // A submit launches a program function; its value is the call's results and the task id.
+  void CheckSubmit(const Submit& submit) {
+    auto call = submit.kernel_call();
+    if (!call || !call->is_function_call()) {
+      reporter_.Error(kRule, "SUBMIT_NOT_A_FUNCTION_CALL", submit, SpanOf(submit),
+                      std::string("a submit must launch a function of the program, but it wraps ") +
+                          (call ? "a call of op '" + call->op->name + "'" : std::string("a ") +
+                                                                                  submit.call->type_name()) +
+                          "; write pl.submit(self.kernel, args...)");
+      return;
+    }
+    CheckDepEntries(submit, SpanOf(submit), submit.deps);
+    TypePtr expected = SubmitType(call->type);
+    if (SameType(expected, submit.type)) return;
+    reporter_.Error(kRule, "SUBMIT_TYPE_MISMATCH", submit, SpanOf(submit),
+                    "the submit of '" + call->callee_name() + "' has type " + TypeToString(submit.type) +
+                        " but its call returns " + TypeToString(call->type) + ", so it must be " +
+                        TypeToString(expected) + "; rebuild the submit with Submit::Make after changing its call");
   }
 
   static bool IsTaskIdOrArray(const TypePtr& type) {

@@ -54,6 +54,7 @@ PYPTO_X(UnaryExpr)
 PYPTO_X(Call)
 PYPTO_X(MakeTuple)
 PYPTO_X(TupleGetItem)
+PYPTO_X(Submit)
 PYPTO_IR_STMT_NODES(PYPTO_X)
 #undef PYPTO_X
 

@@ -108,10 +108,34 @@ void RegisterDeviceQueries() {
   }
 }
 
+// `j = pl.system.task_dummy(deps=[...])`: a task that runs no kernel and
+// completes once its deps have, so that one id can stand for many in a later
+// deps= (a join).
+void RegisterTaskDummy() {
+  OpRegistry::Global()
+      .Register("system.task_dummy")
+      .set_category(OpCategory::kSystemOp)
+      .set_description("A task that runs nothing and completes once its deps have: a join of task ids")
+      .set_placement(Placement::kOrchestrationOnly)
+      .add_kwarg("deps", AttrKind::kExprList, std::vector<ExprPtr>{}, "task ids or Arrays of TASK_ID to wait for")
+      .set_type_deduce([](const DeduceContext& ctx) -> TypePtr {
+        auto deps = ctx.KwargAs<std::vector<ExprPtr>>("deps").value_or(std::vector<ExprPtr>{});
+        for (size_t i = 0; i < deps.size(); ++i) {
+          const TypePtr& type = deps[i]->type;
+          auto array = As<ArrayType>(type);
+          if (IsScalarType(type, DataType::TASK_ID) || (array && array->dtype == DataType::TASK_ID)) continue;
+          ctx.Error("deps entry " + std::to_string(i) + " has type " + TypeToString(type) +
+                    "; deps= takes task ids (pl.Scalar[pl.TASK_ID]) or arrays of them");
+        }
+        return ScalarType::Make(DataType::TASK_ID);
+      });
+}
+
 [[maybe_unused]] const bool kRegistered = [] {
   RegisterPipeSync();
   RegisterSyncAll();
   RegisterDeviceQueries();
+  RegisterTaskDummy();
   return true;
 }();
 

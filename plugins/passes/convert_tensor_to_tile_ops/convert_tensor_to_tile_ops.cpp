@@ -771,6 +771,11 @@ class CallerUpdater : public ir::IRMutator {
 
  private:
   ExprPtr Update(const ExprPtr& value, std::vector<StmtPtr>& stmts) {
+    if (auto submit = As<ir::Submit>(value)) {
+      ExprPtr call = Update(submit->call, stmts);
+      if (call == submit->call) return value;
+      return ir::Submit::Make(call, submit->deps, submit->attrs, submit->span);
+    }
     auto call = As<ir::Call>(value);
     if (!call || !call->is_function_call()) return value;
     auto it = new_outs_.find(call->op->name);

@@ -1,5 +1,6 @@
 #include "derive_call_directions.h"
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "pypto/ir/mutator.h"
+#include "pypto/ir/result_params.h"
 
 namespace pypto::passes {
 
@@ -31,24 +33,6 @@ bool IsOrchestrationSide(ir::FunctionType t) {
 // Ops whose result is the same buffer as argument 0 (a view, or the target written in place).
 bool AliasesFirstArg(const std::string& op) {
   return op == "tensor.slice" || op == "tensor.view" || op == "tensor.reshape" || op == "tensor.assemble";
-}
-
-// The positions of the callee's parameters that its returns hand back
-// unchanged (a kernel returns an Out parameter itself): result i is argument
-// returned_param[i], or -1 for a fresh value.
-std::vector<int> ReturnedParams(const ir::Function& callee) {
-  std::vector<StmtPtr> body = ir::Flatten(callee.body);
-  auto ret = body.empty() ? nullptr : As<ir::ReturnStmt>(body.back());
-  std::vector<int> result;
-  if (!ret) return result;
-  for (const auto& value : ret->values) {
-    int index = -1;
-    for (size_t p = 0; p < callee.params.size(); ++p) {
-      if (value.get() == callee.params[p].get()) index = static_cast<int>(p);
-    }
-    result.push_back(index);
-  }
-  return result;
 }
 
 class DirectionDeriver : public ir::IRMutator {
@@ -107,12 +91,19 @@ class DirectionDeriver : public ir::IRMutator {
     auto existing = call.attrs.Get<std::vector<std::string>>("arg_directions");
     std::vector<std::string> directions;
     std::vector<const ir::Var*> written;
+    auto no_dep_args = call.attrs.Get<std::vector<ExprPtr>>("no_dep_args");
     for (size_t i = 0; i < call.args.size(); ++i) {
-      const bool user_no_dep = existing && i < existing->size() && (*existing)[i] == "NoDep";
+      const bool user_no_dep = (existing && i < existing->size() && (*existing)[i] == "NoDep") ||
+                               (no_dep_args && IsListed(call.args[i], *no_dep_args));
       directions.push_back(user_no_dep ? "NoDep" : Direction(call, callee, i, written));
     }
     for (const ir::Var* root : written) written_roots_.insert(root);
     return directions;
+  }
+
+  // `no_dep_args` (pl.at(no_dep_args=[t]), pl.no_dep(t)) lists the variables themselves.
+  static bool IsListed(const ExprPtr& arg, const std::vector<ExprPtr>& listed) {
+    return std::any_of(listed.begin(), listed.end(), [&](const ExprPtr& e) { return e == arg; });
   }
 
   std::string Direction(const ir::Call& call, const ir::Function& callee, size_t i,
@@ -151,24 +142,38 @@ class DirectionDeriver : public ir::IRMutator {
       }
       return;
     }
+    if (auto submit = As<ir::Submit>(stmt.value)) {
+      // A submit's value is always a tuple: the call's results, then the task id (no buffer).
+      auto call = submit->kernel_call();
+      std::vector<const ir::Var*> roots = call ? ResultRoots(*call) : std::vector<const ir::Var*>{};
+      roots.resize(static_cast<size_t>(submit->task_id_index()) + 1, nullptr);
+      tuple_roots_[stmt.var.get()] = std::move(roots);
+      return;
+    }
     auto call = As<ir::Call>(stmt.value);
     if (!call || call->args.empty()) return;
     if (!call->is_function_call()) {
       if (AliasesFirstArg(call->op->name)) Alias(stmt.var.get(), call->args[0]);
       return;
     }
-    FunctionPtr callee = program_.Find(call->callee_name());
-    if (!callee) return;
-    std::vector<int> returned = ReturnedParams(*callee);
-    std::vector<const ir::Var*> roots;
-    for (int p : returned) {
-      roots.push_back(p >= 0 && p < static_cast<int>(call->args.size()) ? RootOf(call->args[p]) : nullptr);
-    }
-    if (returned.size() == 1) {
+    if (!program_.Find(call->callee_name())) return;
+    std::vector<const ir::Var*> roots = ResultRoots(*call);
+    if (roots.size() == 1) {
       if (roots[0]) roots_[stmt.var.get()] = roots[0];
     } else {
       tuple_roots_[stmt.var.get()] = std::move(roots);
     }
+  }
+
+  // The buffer root of each result of a function call (null for a fresh value).
+  std::vector<const ir::Var*> ResultRoots(const ir::Call& call) const {
+    FunctionPtr callee = program_.Find(call.callee_name());
+    if (!callee) return {};
+    std::vector<const ir::Var*> roots;
+    for (int p : ir::ResultParams(*callee)) {
+      roots.push_back(p >= 0 && p < static_cast<int>(call.args.size()) ? RootOf(call.args[p]) : nullptr);
+    }
+    return roots;
   }
 
   const ir::Program& program_;

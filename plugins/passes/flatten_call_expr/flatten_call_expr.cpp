@@ -68,13 +68,14 @@ class CallFlattener : public ir::IRMutator {
     return rewritten;
   }
 
-  // The value of `x = call(...)` and the call of `EvalStmt(call)` stay in place.
+  // The value of `x = call(...)` and the call of `EvalStmt(call)` stay in
+  // place, and so does the kernel call a submit launches.
   StmtPtr Mutate_(const Ref<ir::AssignStmt>& node) override {
-    if (ir::As<ir::Call>(node->value)) top_level_call_ = node->value.get();
+    top_level_call_ = TopLevelCall(node->value);
     return IRMutator::Mutate_(node);
   }
   StmtPtr Mutate_(const Ref<ir::EvalStmt>& node) override {
-    if (ir::As<ir::Call>(node->expr)) top_level_call_ = node->expr.get();
+    top_level_call_ = TopLevelCall(node->expr);
     return IRMutator::Mutate_(node);
   }
   StmtPtr Mutate_(const Ref<ir::WhileStmt>& node) override {
@@ -95,6 +96,11 @@ class CallFlattener : public ir::IRMutator {
   }
 
  private:
+  static const ir::Expr* TopLevelCall(const ExprPtr& value) {
+    if (auto submit = ir::As<ir::Submit>(value)) return submit->call.get();
+    return ir::As<ir::Call>(value) ? value.get() : nullptr;
+  }
+
   StmtPtr FlattenSeq(const Ref<ir::SeqStmts>& seq) {
     std::vector<StmtPtr> stmts;
     bool changed = false;

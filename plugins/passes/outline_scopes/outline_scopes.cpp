@@ -56,6 +56,7 @@ std::optional<outline::CalleeSpec> DecideIncore(const ir::ScopeStmt& scope, cons
   spec.func_type = ir::FunctionType::InCore;
   spec.name = outline::CalleeName(scope, parent, "incore", index);
   spec.call_attrs = scope.attrs;
+  outline::MakeSubmitIfTask(scope, {}, spec);
   if (scope.split != ir::SplitMode::None) spec.function_attrs.Set("split", ir::EnumAttr::Of(scope.split));
   spec.body = scope.body;
   return spec;
@@ -73,9 +74,11 @@ std::optional<outline::CalleeSpec> DecideHierarchy(const ir::ScopeStmt& scope, c
   return spec;
 }
 
-void AddSpmdLaunch(const ir::ScopeStmt& spmd, ir::Attrs& call_attrs) {
-  if (spmd.core_num) call_attrs.Set("core_num", spmd.core_num);
-  call_attrs.Set("sync_start", spmd.sync_start);
+ir::Attrs SpmdLaunch(const ir::ScopeStmt& spmd) {
+  ir::Attrs launch;
+  if (spmd.core_num) launch.Set("core_num", spmd.core_num);
+  launch.Set("sync_start", spmd.sync_start);
+  return launch;
 }
 
 // A pl.spmd inside a pl.cluster is unwrapped into the Group function: the
@@ -103,15 +106,21 @@ std::optional<outline::CalleeSpec> DecideCluster(const ir::ScopeStmt& scope, con
     spec.func_type = ir::FunctionType::Group;
     spec.name = outline::CalleeName(scope, parent, "cluster", index);
     if (auto spmd = UnwrappableSpmd(scope, parent)) {
-      AddSpmdLaunch(*spmd, spec.call_attrs);
+      // The grid's task options (as tid, deps=) become the cluster launch's.
       spec.body = spmd->body;
+      auto merged = std::make_shared<ir::ScopeStmt>(*spmd);
+      merged->attrs = scope.attrs;
+      for (const char* key : {"deps", "allow_early_resolve"}) {
+        if (const ir::AttrValue* value = spmd->attrs.Find(key)) merged->attrs.Set(key, *value);
+      }
+      outline::MakeSubmitIfTask(*merged, SpmdLaunch(*spmd), spec);
     }
     return spec;
   }
   if (scope.scope_kind == ScopeKind::Spmd) {
     spec.func_type = ir::FunctionType::Spmd;
     spec.name = outline::CalleeName(scope, parent, "spmd", index);
-    AddSpmdLaunch(scope, spec.call_attrs);
+    outline::MakeSubmitIfTask(scope, SpmdLaunch(scope), spec);
     return spec;
   }
   return std::nullopt;

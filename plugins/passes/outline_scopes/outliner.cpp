@@ -292,7 +292,19 @@ Outlined Outline(const CalleeSpec& spec, const Span& span, const UseCounter& fun
       ir::Call::Make(ir::GlobalVar::Make(spec.name, span), std::move(args), {}, call_type, span, spec.call_attrs);
   Outlined result{function, {}, {}};
   for (const auto& v : region.live_outs) result.rebound.emplace_back(v, ir::Var::Make(v->name_hint, v->type, v->span));
-  if (region.live_outs.empty()) {
+  if (spec.submit) {
+    auto submit = ir::Submit::Make(call, spec.deps, spec.submit_attrs, span);
+    auto task = ir::Var::Make(spec.name + "_task", submit->type, span);
+    result.call_site.push_back(ir::AssignStmt::Make(task, submit, span));
+    for (size_t i = 0; i < region.live_outs.size(); ++i) {
+      result.call_site.push_back(ir::AssignStmt::Make(
+          result.rebound[i].second, ir::TupleGetItem::Make(task, static_cast<int64_t>(i), span), span));
+    }
+    if (spec.task_id) {
+      result.call_site.push_back(
+          ir::AssignStmt::Make(spec.task_id, ir::TupleGetItem::Make(task, submit->task_id_index(), span), span));
+    }
+  } else if (region.live_outs.empty()) {
     result.call_site.push_back(ir::EvalStmt::Make(call, span));
   } else if (region.live_outs.size() == 1) {
     result.call_site.push_back(ir::AssignStmt::Make(result.rebound[0].second, call, span));
@@ -321,9 +333,9 @@ class ScopeRewriter : public ir::IRMutator {
     std::optional<CalleeSpec> spec = decide_(*scope, parent_, accepted_[scope->scope_kind]);
     if (!spec) return IRMutator::Mutate_(scope);
     ++accepted_[scope->scope_kind];
-    for (auto& [key, value] : spec->call_attrs.mutable_entries()) {
-      if (auto* expr = std::get_if<ExprPtr>(&value)) *expr = VisitExpr(*expr);
-    }
+    VisitAttrExprs(spec->call_attrs);
+    VisitAttrExprs(spec->submit_attrs);
+    for (auto& dep : spec->deps) dep = VisitExpr(dep);
     Outlined result = Outline(*spec, scope->span, uses_, [this](const VarPtr& v) { return Remapped(v); });
     for (const auto& [live_out, fresh] : result.rebound) Remap(live_out, fresh);
     outlined.push_back(result.function);
@@ -351,6 +363,16 @@ class ScopeRewriter : public ir::IRMutator {
   }
 
  private:
+  // Attr values name the parent's variables, which earlier outlining may have rebound.
+  void VisitAttrExprs(ir::Attrs& attrs) {
+    for (auto& [key, value] : attrs.mutable_entries()) {
+      if (auto* expr = std::get_if<ExprPtr>(&value)) *expr = VisitExpr(*expr);
+      if (auto* exprs = std::get_if<std::vector<ExprPtr>>(&value)) {
+        for (auto& e : *exprs) e = VisitExpr(e);
+      }
+    }
+  }
+
   const ir::Function& parent_;
   const ScopeDecider& decide_;
   UseCounter uses_;
@@ -358,6 +380,28 @@ class ScopeRewriter : public ir::IRMutator {
 };
 
 }  // namespace
+
+void MakeSubmitIfTask(const ir::ScopeStmt& scope, const ir::Attrs& launch, CalleeSpec& spec) {
+  const ir::AttrValue* deps = scope.attrs.Find("deps");
+  const bool early = scope.attrs.Get<bool>("allow_early_resolve").value_or(false);
+  if (!scope.task_id && deps == nullptr && !early) {
+    for (const auto& [key, value] : launch) spec.call_attrs.Set(key, value);
+    return;
+  }
+  spec.submit = true;
+  spec.task_id = scope.task_id;
+  spec.call_attrs = launch;
+  for (const auto& [key, value] : scope.attrs) {
+    if (key == "deps") {
+      if (const auto* list = std::get_if<std::vector<ExprPtr>>(&value)) spec.deps = *list;
+      if (const auto* single = std::get_if<ExprPtr>(&value)) spec.deps = {*single};
+    } else if (key == "allow_early_resolve") {
+      spec.submit_attrs.Set(key, value);
+    } else {
+      spec.call_attrs.Set(key, value);
+    }
+  }
+}
 
 std::string CalleeName(const ir::ScopeStmt& scope, const ir::Function& parent, const std::string& infix, int index) {
   if (!scope.name_hint.empty()) return scope.name_hint;

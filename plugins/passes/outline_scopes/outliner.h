@@ -21,7 +21,20 @@ struct CalleeSpec {
   ir::Attrs call_attrs;      // copied onto the call that replaces the scope
   ir::Attrs function_attrs;  // copied onto the new function
   ir::StmtPtr body;          // the region to outline (a scope's body, or the body of an unwrapped inner scope)
+  // A scope that is a named or ordered task becomes a submit instead of a
+  // plain call: it waits for `deps`, carries `submit_attrs`, and defines
+  // `task_id` (may be null) from the submit's value.
+  bool submit = false;
+  std::vector<ir::ExprPtr> deps;
+  ir::Attrs submit_attrs;
+  ir::VarPtr task_id;
 };
+
+// Makes `spec` a submit when `scope` asks for one (`as tid`, `deps=`,
+// `allow_early_resolve=True`): moves deps and allow_early_resolve out of the
+// call attrs and puts `launch` (core_num, sync_start) first in them, where
+// pl.spmd_submit prints them.
+void MakeSubmitIfTask(const ir::ScopeStmt& scope, const ir::Attrs& launch, CalleeSpec& spec);
 
 // Decides, per scope statement, whether it is outlined and how. `index` is the
 // number of scopes of the same kind already outlined from the same function.

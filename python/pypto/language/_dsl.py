@@ -48,8 +48,13 @@ INTRINSICS = {
         "at": "with pl.at(level=..., deps=[...]): a placement region; at CORE_GROUP one task, named by `as tid`",
         "spmd": "pl.spmd(n): one task fanned over n blocks (for form, or with form named by `as tid`)",
         "cluster": "with pl.cluster(): co-schedule cube and vector kernels",
+        "manual_scope": "with pl.manual_scope(): a region where only deps= order tasks (no derived dependencies)",
         "func_attr": "pl.func_attr({...}): function attributes; the first statement of a body",
         "split": "pl.split(pl.SplitMode.UP_DOWN): the mixed-kernel split optimization of pl.at",
+        "submit": "r, tid = pl.submit(self.k, *args, deps=[...]): launch a kernel as a task and name it",
+        "spmd_submit": "r, tid = pl.spmd_submit(self.k, *args, core_num=N, sync_start=False, deps=[...]): "
+                       "launch a kernel over N blocks as one task",
+        "no_dep": "self.k(pl.no_dep(t), ...): the runtime does not order this task by tensor t",
     }.items()
 }
 

@@ -254,6 +254,27 @@ TEST_F(PrinterExprTest, StringsUsePythonEscapes) {
             "pl.tile.op(tag=\"q\\\"b\\\\n\\nt\\tc\\x07 \xc3\xa9 bad\\xff\")");
 }
 
+TEST_F(PrinterExprTest, SubmitsPrintAsPlSubmitWithDepsOptionsAndCallAttrs) {
+  VarPtr t = ScalarVar("t", DataType::TASK_ID);
+  auto call =
+      Call::Make(GlobalVar::Make("kernel"), {a, b}, {}, nullptr, Span(), {{"no_dep_args", std::vector<ExprPtr>{a}}});
+  EXPECT_EQ(Print(Submit::Make(call, {t}, {{"allow_early_resolve", true}})),
+            "pl.submit(self.kernel, a, b, deps=[t], allow_early_resolve=True, attrs={\"no_dep_args\": [a]})");
+  EXPECT_EQ(Print(Submit::Make(Call::Make(GlobalVar::Make("kernel"), {}, {}, nullptr), {})), "pl.submit(self.kernel)");
+}
+
+TEST_F(PrinterExprTest, GridLaunchesPrintAsSpmdSubmitWhenTheirAttrsStartWithCoreNum) {
+  Attrs launch{{"core_num", Int(4)}, {"sync_start", false}, {"arg_directions", std::vector<std::string>{"Scalar"}}};
+  auto call = Call::Make(GlobalVar::Make("kernel"), {a}, {}, nullptr, Span(), launch);
+  EXPECT_EQ(Print(Submit::Make(call, {})),
+            "pl.spmd_submit(self.kernel, a, core_num=4, sync_start=False, attrs={\"arg_directions\": [\"Scalar\"]})");
+  // core_num elsewhere stays a call attr, so the attr order survives a round trip.
+  Attrs late{{"arg_directions", std::vector<std::string>{"Scalar"}}, {"core_num", Int(4)}};
+  auto other = Call::Make(GlobalVar::Make("kernel"), {a}, {}, nullptr, Span(), late);
+  EXPECT_EQ(Print(Submit::Make(other, {})),
+            "pl.submit(self.kernel, a, attrs={\"arg_directions\": [\"Scalar\"], \"core_num\": pl.const(4, pl.INDEX)})");
+}
+
 TEST_F(PrinterExprTest, CustomPrefix) {
   PrintOptions options;
   options.prefix = "ir";

@@ -30,6 +30,22 @@ TEST_F(PrinterStmtTest, AssignIsAnnotatedOnlyInVerboseMode) {
   EXPECT_EQ(Print(AssignStmt::Make(untyped, OpCall("tile.op", {a}))), "u = pl.tile.op(a)\n");
 }
 
+TEST_F(PrinterStmtTest, SubmitsTakenApartRightAwayPrintAsOneUnpacking) {
+  auto submit = Submit::Make(Call::Make(GlobalVar::Make("k"), {a}, {}, ScalarOf()), {});
+  auto typed_task = Var::Make("task", submit->type);
+  auto r = ScalarVar("r");
+  auto tid = ScalarVar("tid", DataType::TASK_ID);
+  auto take = [&](const VarPtr& v, int64_t i) { return AssignStmt::Make(v, TupleGetItem::Make(typed_task, i)); };
+  EXPECT_EQ(Print(Seq({AssignStmt::Make(typed_task, submit), take(r, 0), take(tid, 1)})),
+            "r, tid = pl.submit(self.k, a)\n");
+  EXPECT_EQ(Print(Seq({AssignStmt::Make(typed_task, submit), take(r, 0), Eval(r)})),
+            "r, _ = pl.submit(self.k, a)\nr\n");
+  // Another use of the tuple keeps it named.
+  EXPECT_EQ(Print(Seq({AssignStmt::Make(typed_task, submit), take(r, 0), ReturnStmt::Make({typed_task})})),
+            "task: pl.Tuple[pl.Scalar[pl.INDEX], pl.Scalar[pl.TASK_ID]] = pl.submit(self.k, a)\n"
+            "r: pl.Scalar[pl.INDEX] = task[0]\nreturn task\n");
+}
+
 TEST_F(PrinterStmtTest, EvalReturnBreakContinue) {
   EXPECT_EQ(Print(Eval(OpCall("system.barrier", {}))), "pl.system.barrier()\n");
   EXPECT_EQ(Print(ReturnStmt::Make({})), "return\n");

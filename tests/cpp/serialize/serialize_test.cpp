@@ -113,6 +113,9 @@ TEST(Serialize, EveryExpressionKindRoundTrips) {
                  {{"arg_directions", std::vector<int64_t>{0, 5}}}),
       tuple,
       TupleGetItem::Make(tuple, 1),
+      Submit::Make(Call::Make(GlobalVar::Make("k"), {x}, {}, Index(), pypto::Span(),
+                              {{"core_num", Int(4)}, {"sync_start", true}}),
+                   {Var::Make("t", ScalarType::Make(DataType::TASK_ID))}, {{"allow_early_resolve", true}}),
   };
   std::set<NodeKind> covered;
   for (const auto& sample : samples) {
@@ -181,6 +184,19 @@ TEST(Serialize, ScopeTaskIdsAndTheirUsesInDepsRoundTrip) {
   EXPECT_EQ(deps[0].get(), loaded_producer->task_id.get());
   EXPECT_NE(loaded_consumer->task_id.get(), loaded_producer->task_id.get());
   EXPECT_EQ(RoundTrip(ScopeStmt::Make(ScopeKind::Cluster, EvalStmt::Make(Int(1))))->kind(), NodeKind::kScopeStmt);
+}
+
+TEST(Serialize, SubmitKeepsItsCallDepsAndType) {
+  auto tid = Var::Make("tid", ScalarType::Make(DataType::TASK_ID));
+  auto call = Call::Make(GlobalVar::Make("k"), {Int(1)}, {}, TupleType::Make({Index(), Index()}));
+  auto submit = Submit::Make(call, {tid}, {{"allow_early_resolve", false}});
+  auto loaded = As<Submit>(RoundTrip(submit));
+  ASSERT_NE(loaded, nullptr);
+  EXPECT_EQ(loaded->kernel_call()->callee_name(), "k");
+  EXPECT_EQ(loaded->task_id_index(), 2);
+  ASSERT_EQ(loaded->deps.size(), 1u);
+  EXPECT_EQ(loaded->deps[0]->type->kind(), NodeKind::kScalarType);
+  EXPECT_TRUE(StructuralEqual(loaded->type, TupleType::Make({Index(), Index(), ScalarType::Make(DataType::TASK_ID)})));
 }
 
 TEST(Serialize, EveryTypeKindRoundTrips) {

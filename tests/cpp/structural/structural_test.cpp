@@ -204,6 +204,24 @@ TEST(StructuralEqual, ScopeTaskIdsMapLikeOtherDefinitions) {
   ExpectDiff(ChainedScopes("t0", "t1"), ChainedScopes("t0", ""), "stmts[1].task_id: Var 't1' vs null");
 }
 
+// t = pl.submit(self.k, 1, deps=[<deps>...]); the task ids are free variables.
+ExprPtr SubmitOfK(const std::vector<ExprPtr>& deps, bool early) {
+  auto call = Call::Make(GlobalVar::Make("k"), {Int(1)}, {}, Index());
+  return Submit::Make(call, deps, {{"allow_early_resolve", early}});
+}
+
+TEST(StructuralEqual, SubmitsCompareCallDepsAndAttrs) {
+  auto task_id = ScalarType::Make(DataType::TASK_ID);
+  auto t0 = Var::Make("t0", task_id);
+  auto t1 = Var::Make("t1", task_id);
+  ExpectEqual(SubmitOfK({t0}, false), SubmitOfK({t0}, false));
+  ExpectEqual(SubmitOfK({t0}, false), SubmitOfK({t1}, false), /*map_free_vars=*/true);
+  EXPECT_FALSE(StructuralEqual(SubmitOfK({t0}, false), SubmitOfK({t1}, false)));
+  EXPECT_FALSE(StructuralEqual(SubmitOfK({t0}, false), SubmitOfK({}, false), true));
+  EXPECT_FALSE(StructuralEqual(SubmitOfK({t0}, false), SubmitOfK({t0}, true)));
+  EXPECT_FALSE(StructuralEqual(SubmitOfK({}, false), Call::Make(GlobalVar::Make("k"), {Int(1)}, {}, Index())));
+}
+
 TEST(StructuralEqual, DefinitionsMapAutomatically) {
   auto x = IndexVar("x");
   auto a = IndexVar("a");

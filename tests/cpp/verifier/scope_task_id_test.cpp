@@ -89,5 +89,38 @@ TEST(ScopeTaskId, DepsThatAreNotAList) {
                    "deps=[tid, ...]");
 }
 
+// task = pl.submit(self.k, 1, deps=[<deps>])   (line 2), with the submit's type replaced by `type`.
+StmtPtr SubmitAssign(std::vector<ExprPtr> deps, TypePtr type = nullptr) {
+  auto call = Call::Make(GlobalVar::Make("k"), {Int(1)}, {}, IndexT(), At(2));
+  auto submit = std::make_shared<Submit>(*Submit::Make(call, std::move(deps), {}, At(2)));
+  if (type) submit->type = type;
+  return AssignStmt::Make(V("task", submit->type), submit, At(2));
+}
+
+TEST(SubmitTask, SubmitWaitingOnTaskIdsTypeChecks) {
+  auto t = V("t", TaskIdT());
+  auto tids = V("tids", ArrayType::Make(DataType::TASK_ID, Int(2)));
+  auto f = MakeFn("f", {t, tids}, {}, SubmitAssign({t, tids}));
+  EXPECT_TRUE(VerifyFunction(f).empty()) << Dump(VerifyFunction(f));
+}
+
+TEST(SubmitTask, SubmitWhoseTypeLacksTheTaskId) {
+  auto ds = VerifyFunction(MakeFn("f", {}, {}, SubmitAssign({}, TupleType::Make({IndexT()}))));
+  ASSERT_EQ(ds.size(), 1u) << Dump(ds);
+  ExpectDiagnostic(ds[0], "TypeCheck", "SUBMIT_TYPE_MISMATCH", "f", "Submit", At(2),
+                   "the submit of 'k' has type Tuple[Scalar[INDEX]] but its call returns Scalar[INDEX], so it must "
+                   "be Tuple[Scalar[INDEX], Scalar[TASK_ID]]; rebuild the submit with Submit::Make after changing "
+                   "its call");
+}
+
+TEST(SubmitTask, SubmitWaitingOnSomethingElse) {
+  auto n = V("n", IndexT());
+  auto ds = VerifyFunction(MakeFn("f", {n}, {}, SubmitAssign({n})));
+  ASSERT_EQ(ds.size(), 1u) << Dump(ds);
+  ExpectDiagnostic(ds[0], "TypeCheck", "DEPS_TYPE_MISMATCH", "f", "Submit", At(2),
+                   "deps entry 0 has type Scalar[INDEX]; deps= takes task ids: Scalar[TASK_ID] values (`as tid`) or "
+                   "Arrays of TASK_ID");
+}
+
 }  // namespace
 }  // namespace pypto::ir::verifier_test

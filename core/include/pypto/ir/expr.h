@@ -314,6 +314,51 @@ class TupleGetItem : public Expr {
   }
 };
 
+// One runtime task: the kernel call `call` (a Call of a function of this
+// program), submitted so that it waits for the tasks in `deps` and names
+// itself by a task id. Its value is the call's results followed by that id:
+// Tuple[results..., Scalar[TASK_ID]] (`r, tid = pl.submit(self.k, a, deps=[t])`).
+//
+// A node wrapping a Call, not a Call of a "submit" op: the dispatch itself
+// stays an ordinary function Call, so every pass that rewrites kernel calls
+// (adding Out arguments, deriving argument directions, planning views) treats
+// submitted and fire-and-forget calls alike, and a submit keeps only what a
+// call lacks: its dependencies and its task id. `call.attrs` keep the launch
+// (core_num, sync_start of pl.spmd_submit) and per-argument metadata
+// (arg_directions, no_dep_args); `attrs` are options of the task itself
+// (allow_early_resolve, compiler_deps).
+class Submit : public Expr {
+ public:
+  static constexpr NodeKind kKind = NodeKind::kSubmit;
+  static bool classof(NodeKind k) { return k == kKind; }
+  Submit() : Expr(kKind) {}
+  // Type-checks that `call` calls a program function and deduces the tuple type.
+  static Ref<Submit> Make(ExprPtr call, std::vector<ExprPtr> deps, Attrs attrs = {}, Span span = Span());
+
+  ExprPtr call;               // a Call of a GlobalVar
+  std::vector<ExprPtr> deps;  // Scalar[TASK_ID] values or Arrays of TASK_ID
+  Attrs attrs;
+
+  Ref<Call> kernel_call() const;
+  // The position of the task id in the value (the number of call results).
+  int64_t task_id_index() const;
+
+  template <class F>
+  void ForEachField(F&& f) {
+    f("call", call, FieldRole::kUsual);
+    f("deps", deps, FieldRole::kUsual);
+    f("attrs", attrs, FieldRole::kUsual);
+    f("type", type, FieldRole::kUsual);
+  }
+};
+using SubmitPtr = Ref<Submit>;
+
+// The values a call produces, one type each: none for an untyped or empty
+// call, the fields of a tuple, or the one type.
+std::vector<TypePtr> CallResultTypes(const TypePtr& call_type);
+// The type of a submit of a call of type `call_type`: its results and a task id.
+TypePtr SubmitType(const TypePtr& call_type);
+
 // Literal helpers.
 Ref<ConstInt> Int(int64_t value, DataType dtype = DataType::INDEX);
 Ref<ConstFloat> Float(double value, DataType dtype = DataType::FP32);

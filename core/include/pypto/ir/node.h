@@ -32,7 +32,8 @@ using Ref = std::shared_ptr<const T>;
   X(UnaryExpr)                 \
   X(Call)                      \
   X(MakeTuple)                 \
-  X(TupleGetItem)
+  X(TupleGetItem)              \
+  X(Submit)
 #define PYPTO_IR_STMT_NODES(X) \
   X(AssignStmt)                \
   X(EvalStmt)                  \
@@ -69,7 +70,7 @@ enum class NodeKind : uint8_t {
 // The class name of a node kind ("ForStmt").
 const char* NodeKindName(NodeKind kind);
 
-inline bool IsExprKind(NodeKind k) { return k >= NodeKind::kVar && k <= NodeKind::kTupleGetItem; }
+inline bool IsExprKind(NodeKind k) { return k >= NodeKind::kVar && k <= NodeKind::kSubmit; }
 inline bool IsStmtKind(NodeKind k) { return k >= NodeKind::kAssignStmt && k <= NodeKind::kScopeStmt; }
 inline bool IsTypeKind(NodeKind k) { return k >= NodeKind::kScalarType && k <= NodeKind::kUnknownType; }
 

@@ -54,6 +54,11 @@
 //   Abs: abs(x); Not: not x; BitNot: ~x. TupleGetItem `t[0]`; MakeTuple a list `[a, b]`.
 //   Op calls `P.tile.load(x, [0, 0], [16, 16], target_memory=P.Mem.Vec, attrs={"k": v})`
 //   (kwargs as keywords, non-empty Call.attrs last); function calls `self.f(a, b)`.
+//   Submit `P.submit(self.f, a, b, deps=[t], allow_early_resolve=True, attrs={..})`: deps, then
+//   the submit's attrs as keywords, then the call's attrs; a call whose attrs start with
+//   "core_num" (and "sync_start") prints as `P.spmd_submit(self.f, a, core_num=4, sync_start=False,
+//   deps=[..], ...)`. A statement `t = <submit>` followed directly by `x_i = t[i]` (increasing i,
+//   t used nowhere else) prints as one `x_0, _, x_2 = P.submit(...)` (`_`: an item not taken).
 //
 // Attribute values (kwargs, Call.attrs, function, loop and scope attrs)
 //   True/False, ints, floats (always with '.', 'e' or float(..)), "strings" with Python escapes,

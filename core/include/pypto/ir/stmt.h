@@ -196,7 +196,8 @@ class ContinueStmt : public Stmt {
   void ForEachField(F&&) {}
 };
 
-// A placement region: `with pl.at(...)`, `pl.spmd(n)`, `pl.cluster()`. Runs
+// A region: `with pl.at(...)`, `pl.spmd(n)`, `pl.cluster()` (placement) or
+// `pl.manual_scope()` (Runtime: no derived task dependencies inside). Runs
 // once; has no iter_args. Which fields matter depends on `scope_kind`:
 // Hierarchy uses level/role, Spmd uses core_num/sync_start, InCore uses split.
 // Remaining user options (deps, optimizations, ...) live in `attrs`; `deps`

@@ -794,39 +794,120 @@ class FunctionParser(ControlFlowMixin):
             return self.checked(node, lambda: ir.BinaryExpr(op, a, b, span=self.span(node)))
         if name == "split":
             return self.static_call(node)
+        if name in ("submit", "spmd_submit"):
+            return self.submit(node, grid=name == "spmd_submit")
+        if name == "no_dep":
+            raise self.err(node, "pl.no_dep(t) marks an argument of a kernel call: self.k(pl.no_dep(t), ...)",
+                           "use it directly inside the call's argument list", ParseSyntaxError)
         places = {
             "yield_": "as the last statement of a loop body or of both if branches",
             "cond": "as the first statement of a pl.while_ body",
             "func_attr": "as the first statement of a function body",
-            "at": "in a with statement", "cluster": "in a with statement", "spmd": "in a for or with statement",
+            "at": "in a with statement", "cluster": "in a with statement", "manual_scope": "in a with statement",
+            "spmd": "in a for or with statement",
         }
         raise self.err(node, f"pl.{name} is only valid {places.get(name, 'as the iterable of a for loop')}",
                        cls=ParseSyntaxError)
 
-    def call_function(self, callee: Callee, node: ast.Call, values: list | None = None) -> ir.Expr:
-        """A call of a program function; ``values`` are the arguments when already evaluated."""
-        # `attrs=` is what passes record on a call (arg_directions, ...); printed IR carries it.
-        keywords = [k for k in node.keywords if k.arg != "attrs"]
-        if keywords:
-            raise self.err(node, f"calls of '{callee.name}' take positional arguments only", cls=ParseTypeError)
-        attrs_node = next((k.value for k in node.keywords if k.arg == "attrs"), None)
-        call_attrs = self.attr_value(attrs_node) if attrs_node is not None else {}
-        if not isinstance(call_attrs, dict):
-            raise self.err(attrs_node, "attrs= takes a dict literal of call attributes", cls=ParseTypeError)
-        if len(node.args) != len(callee.param_types):
+    def call_function(self, callee: Callee, node: ast.Call, values: list | None = None,
+                      launch: dict | None = None) -> ir.Expr:
+        """A call of a program function; ``values`` are the arguments when already evaluated.
+
+        The one keyword is ``attrs={...}`` (compiler metadata, as the printer writes it); an argument
+        written ``pl.no_dep(t)`` is listed in the call's ``no_dep_args``. ``launch`` (core_num,
+        sync_start of pl.spmd_submit) goes first in the attrs."""
+        attrs = dict(launch or {})
+        for k in node.keywords:
+            if k.arg != "attrs":
+                hint = (f"launch it as a task with dependencies: pl.submit(self.{callee.name}, ..., deps=[...])"
+                        if k.arg == "deps" else "pass the arguments by position")
+                raise self.err(node, f"calls of '{callee.name}' take positional arguments only", hint,
+                               ParseTypeError)
+            given = self.static(k.value)
+            if not isinstance(given, dict):
+                raise self.err(k.value, "attrs= takes a dict", 'write attrs={"key": value}', ParseTypeError)
+            attrs.update({key: self.normalize_attr(v, k.value) for key, v in given.items()})
+        arg_nodes, no_dep = self.strip_no_dep(node.args)
+        if len(arg_nodes) != len(callee.param_types):
             raise self.err(node, f"'{callee.name}' takes {len(callee.param_types)} arguments "
-                           f"({', '.join(callee.param_names)}), got {len(node.args)}", cls=ParseTypeError)
+                           f"({', '.join(callee.param_names)}), got {len(arg_nodes)}", cls=ParseTypeError)
         if values is None:
-            values = [self.expr(a, "an argument") for a in node.args]
+            values = [self.expr(a, "an argument") for a in arg_nodes]
         args = []
-        for a, e, pname, ptype in zip(node.args, values, callee.param_names, callee.param_types):
+        for a, e, pname, ptype in zip(arg_nodes, values, callee.param_names, callee.param_types):
             if not same_kind_and_dtype(e.type, ptype):
                 raise self.err(a, f"argument '{pname}' of '{callee.name}' must be {describe(ptype)}, "
                                f"got {describe(e.type)}", cls=ParseTypeError)
             args.append(e)
+        for i in no_dep:
+            if args[i].type.type_name != "TensorType":
+                raise self.err(node.args[i], f"pl.no_dep marks a tensor argument, but argument "
+                               f"'{callee.param_names[i]}' of '{callee.name}' is {describe(args[i].type)}",
+                               "drop pl.no_dep: only tensors take part in dependency tracking", ParseTypeError)
+        if no_dep:
+            attrs["no_dep_args"] = list(attrs.get("no_dep_args", [])) + [args[i] for i in no_dep]
         rt = callee.return_types
         ty = rt[0] if len(rt) == 1 else ir.TupleType(rt)
-        return ir.Call(ir.GlobalVar(callee.name), args, {}, call_attrs, type=ty, span=self.span(node))
+        return ir.Call(ir.GlobalVar(callee.name), args, {}, attrs, type=ty, span=self.span(node))
+
+    def strip_no_dep(self, arg_nodes: list) -> tuple[list, list[int]]:
+        """The argument nodes with ``pl.no_dep(t)`` unwrapped, and the positions that were wrapped."""
+        plain, marked = [], []
+        for i, a in enumerate(arg_nodes):
+            if not (isinstance(a, ast.Call) and self.is_intrinsic(a.func, "no_dep")):
+                plain.append(a)
+                continue
+            if len(a.args) != 1 or a.keywords:
+                raise self.err(a, "pl.no_dep takes one tensor: self.k(pl.no_dep(t), ...)", cls=ParseTypeError)
+            plain.append(a.args[0])
+            marked.append(i)
+        return plain, marked
+
+    def is_intrinsic(self, func_node, name: str) -> bool:
+        try:
+            return self.static(func_node) is I[name]
+        except ParseError:
+            return False
+
+    SUBMIT_OPTIONS = ("allow_early_resolve", "compiler_deps")
+
+    def submit(self, node: ast.Call, grid: bool) -> ir.Expr:
+        """``pl.submit(self.k, *args, deps=[...], ...)`` / ``pl.spmd_submit(..., core_num=N)``: a task."""
+        name = "spmd_submit" if grid else "submit"
+        func = node.args[0] if node.args else None
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self"
+                and self.is_method):
+            raise self.err(node, f"pl.{name} launches a function of the program: pl.{name}(self.kernel, args...)",
+                           "write it in a @pl.program class and name the kernel as self.<function>",
+                           ParseSyntaxError)
+        callee = self.ctx.callees.get(func.attr)
+        if callee is None:
+            raise self.err(func, f"the program has no function '{func.attr}'",
+                           "decorate it with @pl.function inside the same @pl.program class", ParseValueError)
+        deps, options, launch = [], {}, {}
+        for k in node.keywords:
+            if k.arg == "attrs":
+                continue
+            if k.arg is None:
+                options.update({key: self.normalize_attr(v, k.value) for key, v in self.static(k.value).items()})
+            elif k.arg == "deps":
+                deps = self.deps(k.value)
+            elif grid and k.arg == "core_num":
+                launch["core_num"] = self.to_expr(self.value(k.value), k.value)
+            elif grid and k.arg == "sync_start":
+                launch["sync_start"] = bool(self.static(k.value))
+            elif k.arg in self.SUBMIT_OPTIONS:
+                options[k.arg] = self.attr_value(k.value)
+            else:
+                known = ["deps", *self.SUBMIT_OPTIONS, "attrs"] + (["core_num", "sync_start"] if grid else [])
+                raise self.err(k, f"pl.{name} has no keyword '{k.arg}'", f"its keywords are {', '.join(known)}",
+                               ParseTypeError)
+        if grid and "core_num" not in launch:
+            raise self.err(node, "pl.spmd_submit needs the number of blocks: core_num=N", cls=ParseTypeError)
+        inner = ast.copy_location(ast.Call(func=func, args=node.args[1:],
+                                           keywords=[k for k in node.keywords if k.arg == "attrs"]), node)
+        call = self.call_function(callee, inner, launch=launch)
+        return self.checked(node, lambda: ir.Submit(call, deps, options, span=self.span(node)))
 
     def splice(self, fn: Callable, node: ast.Call) -> Any:
         """Parses an @pl.inline helper's body in place, with its parameters bound to the arguments."""
@@ -969,9 +1050,14 @@ class FunctionParser(ControlFlowMixin):
         e = self.to_expr(value, node.value)
         if e.type.type_name != "TupleType" or len(e.type.fields) != len(names):
             raise self.err(node.value, f"{len(names)} names but the value is {describe(e.type)}", cls=ParseTypeError)
-        tmp = e if isinstance(e, ir.Var) else self.bind("_".join(names), e, node)
+        tmp = e
+        if not isinstance(e, ir.Var):
+            # The tuple itself gets no name in the program: it cannot clash with one of the targets.
+            tmp = ir.Var("_".join(names), e.type, span=self.span(node))
+            self.emit(ir.AssignStmt(tmp, e, span=self.span(node)))
         for i, n in enumerate(names):
-            self.bind(n, ir.TupleGetItem(tmp, i, span=self.span(node)), node)
+            if n != "_":  # `_` takes nothing: `r, _ = pl.submit(...)`
+                self.bind(n, ir.TupleGetItem(tmp, i, span=self.span(node)), node)
 
     def assign_subscript(self, target: ast.Subscript, value_node, node) -> None:
         if not isinstance(target.value, ast.Name):

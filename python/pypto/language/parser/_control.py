@@ -9,7 +9,7 @@ from typing import Any
 from pypto import ir
 from pypto.language._dsl import INTRINSICS as I
 from pypto.language._dsl import Intrinsic
-from pypto.language.errors import ParseSyntaxError, ParseTypeError, ParseValueError
+from pypto.language.errors import ParseSyntaxError, ParseTypeError, ParseValueError, PlacementError
 from pypto.language.parser._ast_util import assigned_names, intrinsic_call, ordered_union, terminates, yield_target
 from pypto.language.parser._values import (Loop, SplitOption, describe, is_number, is_task_id, is_task_id_or_array,
                                            same_kind_and_dtype)
@@ -347,9 +347,12 @@ class ControlFlowMixin:
         item = node.items[0]
         call = item.context_expr
         fn = self.static(call.func) if isinstance(call, ast.Call) else None
-        if not isinstance(fn, Intrinsic) or fn.name not in ("at", "spmd", "cluster"):
-            raise self.err(call, "a kernel's with statement opens pl.at(...), pl.spmd(...) or pl.cluster()",
-                           cls=ParseSyntaxError)
+        if not isinstance(fn, Intrinsic) or fn.name not in ("at", "spmd", "cluster", "manual_scope"):
+            raise self.err(call, "a kernel's with statement opens pl.at(...), pl.spmd(...), pl.cluster() or "
+                           "pl.manual_scope()", cls=ParseSyntaxError)
+        if fn.name == "manual_scope":
+            self.manual_scope(node, item, call)
+            return
         # `as tid` names the task the scope submits: it is unbound in the scope's own deps= and body.
         pending = item.optional_vars.id if isinstance(item.optional_vars, ast.Name) else None
         outer = self.pending_task_ids.get(pending)
@@ -362,6 +365,19 @@ class ControlFlowMixin:
                 self.pending_task_ids[pending] = outer
             else:
                 self.pending_task_ids.pop(pending, None)
+
+    def manual_scope(self, node: ast.With, item: ast.withitem, call: ast.Call) -> None:
+        """``with pl.manual_scope():``: the runtime derives no dependencies for the tasks inside."""
+        if item.optional_vars is not None:
+            raise self.err(item.optional_vars, "pl.manual_scope() is not a task and has no task id",
+                           "drop `as ...`", ParseSyntaxError)
+        if call.args or call.keywords:
+            raise self.err(call, "pl.manual_scope() takes no arguments", cls=ParseTypeError)
+        if self.plane == "incore":
+            raise self.err(call, "pl.manual_scope() orders tasks, so it belongs to orchestration code, not a kernel",
+                           "move it out of the InCore scope or function", PlacementError)
+        stmts = self.stmts(node.body)
+        self.emit(ir.ScopeStmt(scope_kind=ir.ScopeKind.Runtime, body=self.block(stmts, node), span=self.span(node)))
 
     def scope_stmt(self, node: ast.With, item: ast.withitem, call: ast.Call, fn: Intrinsic) -> None:
         kw, extra = self.scope_kwargs(call)

@@ -1,0 +1,26 @@
+# pypto.program: deps
+import pypto.language as pl
+
+@pl.program
+class deps:
+    @pl.function(type=pl.FunctionType.InCore)
+    def copy(self, src: pl.Tensor[[64, 64], pl.FP32], dst: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:
+        t: pl.Tensor[[64, 64], pl.FP32] = pl.tensor.exp(src)
+        dst_1: pl.Tensor[[64, 64], pl.FP32] = pl.tensor.assemble(dst, t, [0, 0])
+        return dst
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def half(self, src: pl.Tensor[[32, 64], pl.FP32], dst: pl.Out[pl.Tensor[[32, 64], pl.FP32]]) -> pl.Tensor[[32, 64], pl.FP32]:
+        t: pl.Tensor[[32, 64], pl.FP32] = pl.tensor.exp(src)
+        dst_1: pl.Tensor[[32, 64], pl.FP32] = pl.tensor.assemble(dst, t, [0, 0])
+        return dst
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, a: pl.Tensor[[64, 64], pl.FP32], b: pl.Out[pl.Tensor[[64, 64], pl.FP32]], c: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:
+        for i, (c_iter,) in pl.range(0, 2, 1, init_values=(c,)):
+            row: pl.Scalar[pl.INDEX] = i * 32
+            src: pl.Tensor[[32, 64], pl.FP32] = pl.tensor.slice(c_iter, [32, 64], [row, 0])
+            dst: pl.Tensor[[32, 64], pl.FP32] = pl.tensor.slice(c_iter, [32, 64], [32, 0])
+            dst_1: pl.Tensor[[32, 64], pl.FP32] = self.half(src, dst, attrs={"arg_directions": ["Input", "InOut"]})
+            c_rv: pl.Tensor[[64, 64], pl.FP32] = pl.yield_(c_iter)
+        return c_rv

@@ -1,0 +1,22 @@
+# pypto.program: deps
+import pypto.language as pl
+
+@pl.program
+class deps:
+    @pl.function(type=pl.FunctionType.InCore)
+    def copy(self, src: pl.Tensor[[64, 64], pl.FP32], dst: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:
+        t: pl.Tensor[[64, 64], pl.FP32] = pl.tensor.exp(src)
+        dst_1: pl.Tensor[[64, 64], pl.FP32] = pl.tensor.assemble(dst, t, [0, 0])
+        return dst
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def half(self, src: pl.Tensor[[32, 64], pl.FP32], dst: pl.Out[pl.Tensor[[32, 64], pl.FP32]]) -> pl.Tensor[[32, 64], pl.FP32]:
+        t: pl.Tensor[[32, 64], pl.FP32] = pl.tensor.exp(src)
+        dst_1: pl.Tensor[[32, 64], pl.FP32] = pl.tensor.assemble(dst, t, [0, 0])
+        return dst
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, a: pl.Tensor[[64, 64], pl.FP32], b: pl.Out[pl.Tensor[[64, 64], pl.FP32]], c: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:
+        b_1: pl.Tensor[[64, 64], pl.FP32] = self.copy(c, b, attrs={"arg_directions": ["Input", "OutputExisting"]})
+        c_1: pl.Tensor[[64, 64], pl.FP32] = self.copy(a, c, attrs={"no_dep_args": [c], "arg_directions": ["Input", "NoDep"]})
+        return c_1

@@ -1,0 +1,16 @@
+# pypto.program: directions
+import pypto.language as pl
+
+@pl.program
+class directions:
+    @pl.function(type=pl.FunctionType.InCore)
+    def copy(self, src: pl.Tensor[[64, 64], pl.FP32], dst: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:
+        t: pl.Tensor[[64, 64], pl.FP32] = pl.tensor.exp(src)
+        dst_1: pl.Tensor[[64, 64], pl.FP32] = pl.tensor.assemble(dst, t, [0, 0])
+        return dst
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, a: pl.Tensor[[64, 64], pl.FP32], b: pl.Out[pl.Tensor[[64, 64], pl.FP32]], c: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:
+        b_1: pl.Tensor[[64, 64], pl.FP32] = self.copy(a, b, attrs={"no_dep_args": [a], "arg_directions": ["NoDep", "OutputExisting"]})
+        c_1: pl.Tensor[[64, 64], pl.FP32] = self.copy(b_1, c, attrs={"no_dep_args": [c], "arg_directions": ["Input", "NoDep"]})
+        return c_1

@@ -1,0 +1,17 @@
+# pypto.program: directions
+import pypto.language as pl
+
+@pl.program
+class directions:
+    @pl.function(type=pl.FunctionType.InCore)
+    def copy(self, src: pl.Tensor[[64, 64], pl.FP32], dst: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:
+        t: pl.Tensor[[64, 64], pl.FP32] = pl.tensor.exp(src)
+        dst_1: pl.Tensor[[64, 64], pl.FP32] = pl.tensor.assemble(dst, t, [0, 0])
+        return dst
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, a: pl.Tensor[[64, 64], pl.FP32], b: pl.Out[pl.Tensor[[64, 64], pl.FP32]], c: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:
+        b_1, first = pl.submit(self.copy, a, b)
+        b_2, second = pl.submit(self.copy, c, b_1, deps=[first])
+        c_1, third = pl.spmd_submit(self.copy, b_2, c, core_num=4, deps=[second], attrs={"no_dep_args": [b_2]})
+        return c_1

@@ -7,6 +7,7 @@
 #include "pypto/pass/pipeline.h"
 #include "pypto/pass/registry.h"
 #include "pypto/support/error.h"
+#include "pypto/support/strings.h"
 
 namespace pypto::python {
 
@@ -46,6 +47,32 @@ py::dict PipelineToDict(const Pipeline& p) {
   }
   d["passes"] = steps;
   return d;
+}
+
+}  // namespace
+
+namespace {
+
+// Options given in code win over the pipeline file's for each step of the named pass;
+// they are validated like the file's, when the PassManager builds the passes.
+Pipeline WithOptionOverrides(Pipeline pipeline, const py::dict& overrides) {
+  for (const auto& [pass_name, values] : overrides) {
+    std::string name = py::cast<std::string>(pass_name);
+    bool found = false;
+    for (auto& step : pipeline.steps) {
+      if (step.pass != name) continue;
+      found = true;
+      for (const auto& [key, value] : py::cast<py::dict>(values)) {
+        std::string option = py::cast<std::string>(key);
+        step.options.Set(option, AttrValueFromPy(value, option));
+      }
+    }
+    if (!found) {
+      throw Error(ErrorKind::kPipeline, "options given for pass '" + name + "', which pipeline '" + pipeline.name +
+                                            "' does not run; its passes are " + Join(pipeline.pass_names(), ", "));
+    }
+  }
+  return pipeline;
 }
 
 }  // namespace
@@ -95,8 +122,13 @@ void BindPasses(py::module_& m) {
       py::arg("name_or_path"), "A pipeline file as a dict (name, description, verify, passes).");
 
   py::class_<PassManager>(m, "PassManager")
-      .def(py::init([](const std::string& name_or_path) { return PassManager::FromPipeline(name_or_path); }),
-           py::arg("pipeline"), "Builds every pass of a pipeline, given by name (`default`) or YAML path.")
+      .def(py::init([](const std::string& name_or_path, const py::dict& options) {
+             return PassManager(WithOptionOverrides(LoadPipeline(name_or_path), options));
+           }),
+           py::arg("pipeline"), py::arg("options") = py::dict(),
+           "Builds every pass of a pipeline, given by name (`default`) or YAML path. `options` maps a pass name "
+           "to option values that replace the file's for every step of that pass, e.g. "
+           "{\"AutoDeriveTaskDependencies\": {\"analyze_auto_scopes_for_deps\": True}}.")
       .def_property_readonly("pass_names", &PassManager::pass_names)
       .def_property_readonly("pipeline", [](const PassManager& pm) { return PipelineToDict(pm.pipeline()); })
       .def(

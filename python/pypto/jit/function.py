@@ -218,7 +218,7 @@ class JITFunction:
         config = _resolve_config(config, dump_passes=False)
         specialization = self._specialize(args, kwargs, config, find_call_site(), "lower", samples_optional=True)
         program = self._parse(specialization)
-        return passes.PassManager(config.pipeline).run(program, platform=config.platform)
+        return _pass_manager(config).run(program, platform=config.platform)
 
     def compile(self, *args: Any, config: RunConfig | None = None, **kwargs: Any) -> CompiledProgram:
         """Specialize, parse and lower (cached); no arguments are needed when every parameter is fully annotated.
@@ -246,7 +246,7 @@ class JITFunction:
     def _build(self, specialization: Specialization, config: RunConfig) -> CompiledProgram:
         program = self._parse(specialization)
         output_dir = _make_output_dir(config, specialization.program_name)
-        manager = passes.PassManager(config.pipeline)
+        manager = _pass_manager(config)
         diagnostics, timing = passes.DiagnosticsInstrument(), passes.TimingInstrument()
         lowered = manager.run(program, dump_dir=str(output_dir) if config.dump_passes else None,
                               platform=config.platform, instruments=[diagnostics, timing])
@@ -410,6 +410,15 @@ def _keyword_error(keyword: str, listing: str, method: str, site: CallSite | Non
             f"compile options go through RunConfig: '{keyword}' is not a parameter of {listing}; {how}",
             site, argument)
     return KernelArgumentError.at(f"{listing} got an unexpected keyword argument '{keyword}'", site, argument)
+
+
+def _pass_manager(config: RunConfig) -> passes.PassManager:
+    """The config's pipeline, with the pass options RunConfig fields stand for."""
+    names = {step["pass"] for step in passes.load_pipeline(config.pipeline)["passes"]}
+    options = {}
+    if "AutoDeriveTaskDependencies" in names:
+        options["AutoDeriveTaskDependencies"] = {"analyze_auto_scopes_for_deps": config.analyze_auto_scopes_for_deps}
+    return passes.PassManager(config.pipeline, options=options)
 
 
 def _resolve_config(config: Any, *, dump_passes: bool) -> RunConfig:

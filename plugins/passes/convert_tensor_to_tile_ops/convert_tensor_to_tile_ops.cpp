@@ -1,5 +1,6 @@
 #include "convert_tensor_to_tile_ops.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <optional>
@@ -623,12 +624,27 @@ class KernelConverter : public ir::IRMutator {
 
 // ---------------------------------------------------------------- callers
 
-// Orchestration code passes a fresh tensor.create for each Out param a kernel gained.
-class CallerUpdater : public ir::IRMutator {
+using NewOuts = std::map<std::string, std::vector<VarPtr>>;
+
+// Group and Spmd functions run on the cores they launch, where GM tensors
+// cannot be allocated: an Out parameter their callee gained becomes an Out
+// parameter of theirs, passed straight through, and the orchestration code
+// that launches them allocates it.
+bool ForwardsOuts(ir::FunctionType type) {
+  return type == ir::FunctionType::Group || type == ir::FunctionType::Spmd;
+}
+
+// Appends an argument for each Out parameter a callee gained: a fresh
+// tensor.create before the call in orchestration code, a new Out parameter
+// of the enclosing function in a Group or Spmd function.
+class OutArgumentAdder : public ir::IRMutator {
  public:
   using IRMutator::Mutate_;
 
-  explicit CallerUpdater(const std::map<std::string, std::vector<VarPtr>>& new_outs) : new_outs_(new_outs) {}
+  OutArgumentAdder(const NewOuts& new_outs, bool forward) : new_outs_(new_outs), forward_(forward) {}
+
+  // The parameters added to the function being rewritten (forwarding only).
+  const std::vector<VarPtr>& added_params() const { return added_params_; }
 
   StmtPtr Mutate_(const Ref<ir::AssignStmt>& node) override {
     std::vector<StmtPtr> stmts;
@@ -642,7 +658,7 @@ class CallerUpdater : public ir::IRMutator {
   StmtPtr Mutate_(const Ref<ir::EvalStmt>& node) override {
     std::vector<StmtPtr> stmts;
     ExprPtr value = Update(VisitExpr(node->expr), stmts);
-    if (stmts.empty()) return IRMutator::Mutate_(node);
+    if (value == node->expr) return IRMutator::Mutate_(node);
     stmts.push_back(ir::EvalStmt::Make(value, node->span));
     return ir::SeqStmts::Make(std::move(stmts), node->span);
   }
@@ -670,18 +686,115 @@ class CallerUpdater : public ir::IRMutator {
     auto it = new_outs_.find(call->op->name);
     if (it == new_outs_.end() || it->second.empty()) return value;
     std::vector<ExprPtr> args = call->args;
-    for (const auto& out : it->second) {
-      auto type = As<ir::TensorType>(out->type);
-      CallPtr create = Create("tensor.create", {IndexList(type->shape)}, {{"dtype", type->dtype}}, call->span);
-      VarPtr fresh = Var::Make(out->name_hint, create->type, call->span);
-      stmts.push_back(ir::AssignStmt::Make(fresh, create, call->span));
-      args.push_back(fresh);
-    }
+    for (const auto& out : it->second) args.push_back(forward_ ? ForwardedParam(out) : Created(out, *call, stmts));
     return ir::Call::Make(call->op, std::move(args), call->kwargs, call->type, call->span, call->attrs);
   }
 
-  const std::map<std::string, std::vector<VarPtr>>& new_outs_;
+  static VarPtr Created(const VarPtr& out, const ir::Call& call, std::vector<StmtPtr>& stmts) {
+    auto type = As<ir::TensorType>(out->type);
+    CallPtr create = Create("tensor.create", {IndexList(type->shape)}, {{"dtype", type->dtype}}, call.span);
+    VarPtr fresh = Var::Make(out->name_hint, create->type, call.span);
+    stmts.push_back(ir::AssignStmt::Make(fresh, create, call.span));
+    return fresh;
+  }
+
+  VarPtr ForwardedParam(const VarPtr& out) {
+    VarPtr param = Var::Make(out->name_hint, out->type, out->span);
+    added_params_.push_back(param);
+    return param;
+  }
+
+  const NewOuts& new_outs_;
+  bool forward_;
+  std::vector<VarPtr> added_params_;
 };
+
+// The Group or Spmd function `f` with an Out parameter for each one its
+// callees gained, or `f` itself when they gained none.
+ir::FunctionPtr ForwardOuts(const ir::FunctionPtr& f, const NewOuts& new_outs, std::vector<VarPtr>& added) {
+  OutArgumentAdder adder(new_outs, /*forward=*/true);
+  StmtPtr body = adder.VisitStmt(f->body);
+  added = adder.added_params();
+  if (added.empty()) return f;
+  auto copy = std::make_shared<ir::Function>(*f);
+  copy->body = body;
+  copy->params.insert(copy->params.end(), added.begin(), added.end());
+  copy->param_directions.resize(f->params.size(), ir::ParamDirection::In);
+  copy->param_directions.insert(copy->param_directions.end(), added.size(), ir::ParamDirection::Out);
+  return copy;
+}
+
+// A Group or Spmd parameter passed to a callee parameter that is written
+// (Out or InOut) is written too: its direction follows, so that the code
+// launching the function sees the write.
+ir::FunctionPtr PropagateWrites(const ir::FunctionPtr& f, const std::map<std::string, ir::FunctionPtr>& by_name) {
+  class CallCollector : public ir::IRVisitor {
+   public:
+    using IRVisitor::Visit_;
+    std::vector<Ref<ir::Call>> calls;
+    void Visit_(const Ref<ir::Call>& call) override {
+      if (call->is_function_call()) calls.push_back(call);
+      IRVisitor::Visit_(call);
+    }
+  };
+  CallCollector collector;
+  collector.VisitStmt(f->body);
+  std::vector<ir::ParamDirection> dirs = f->param_directions;
+  dirs.resize(f->params.size(), ir::ParamDirection::In);
+  for (const auto& call : collector.calls) {
+    auto callee = by_name.find(call->op->name);
+    if (callee == by_name.end()) continue;
+    const auto& callee_dirs = callee->second->param_directions;
+    for (size_t a = 0; a < call->args.size() && a < callee_dirs.size(); ++a) {
+      auto it = std::find(f->params.begin(), f->params.end(), As<Var>(call->args[a]));
+      if (it == f->params.end() || callee_dirs[a] == ir::ParamDirection::In) continue;
+      ir::ParamDirection& dir = dirs[static_cast<size_t>(it - f->params.begin())];
+      if (callee_dirs[a] == ir::ParamDirection::InOut || dir == ir::ParamDirection::InOut) {
+        dir = ir::ParamDirection::InOut;
+      } else {
+        dir = ir::ParamDirection::Out;
+      }
+    }
+  }
+  if (dirs == f->param_directions) return f;
+  auto copy = std::make_shared<ir::Function>(*f);
+  copy->param_directions = std::move(dirs);
+  return copy;
+}
+
+// Forwards new Out parameters through Group and Spmd functions (which may
+// launch one another) until nothing changes, then allocates them in every
+// other caller.
+std::vector<ir::FunctionPtr> UpdateCallers(const std::vector<ir::FunctionPtr>& functions, NewOuts new_outs) {
+  std::vector<ir::FunctionPtr> result = functions;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = 0; i < functions.size(); ++i) {
+      if (!ForwardsOuts(functions[i]->func_type)) continue;
+      std::vector<VarPtr> added;
+      result[i] = ForwardOuts(functions[i], new_outs, added);
+      auto& known = new_outs[functions[i]->name];
+      changed |= added.size() != known.size();
+      known = std::move(added);
+    }
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    std::map<std::string, ir::FunctionPtr> by_name;
+    for (const auto& f : result) by_name[f->name] = f;
+    for (auto& f : result) {
+      if (!ForwardsOuts(f->func_type)) continue;
+      ir::FunctionPtr updated = PropagateWrites(f, by_name);
+      changed |= updated != f;
+      f = updated;
+    }
+  }
+  OutArgumentAdder creator(new_outs, /*forward=*/false);
+  for (auto& f : result) {
+    if (!ir::IsCoreKernel(f->func_type) && !ForwardsOuts(f->func_type)) f = creator.VisitFunction(f);
+  }
+  return result;
+}
 
 }  // namespace
 
@@ -704,7 +817,7 @@ int64_t ReadVecCapacityOption(const pass::PassOptions& options, int64_t current)
 
 ir::ProgramPtr ConvertTensorToTileOps(const ir::ProgramPtr& program, int64_t vec_capacity_bytes) {
   std::vector<ir::FunctionPtr> functions;
-  std::map<std::string, std::vector<VarPtr>> new_outs;
+  NewOuts new_outs;
   for (const auto& f : program->functions) {
     if (!ir::IsCoreKernel(f->func_type)) {
       functions.push_back(f);
@@ -714,12 +827,8 @@ ir::ProgramPtr ConvertTensorToTileOps(const ir::ProgramPtr& program, int64_t vec
     functions.push_back(converter.Convert());
     new_outs[f->name] = converter.new_outs();
   }
-  CallerUpdater callers(new_outs);
-  for (auto& f : functions) {
-    if (!ir::IsCoreKernel(f->func_type)) f = callers.VisitFunction(f);
-  }
   auto copy = std::make_shared<ir::Program>(*program);
-  copy->functions = std::move(functions);
+  copy->functions = UpdateCallers(functions, std::move(new_outs));
   return copy;
 }
 

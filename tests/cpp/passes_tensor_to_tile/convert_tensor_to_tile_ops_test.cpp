@@ -290,19 +290,21 @@ TEST(ConvertTensorToTileOps, LowersMatmulAndCastsTheAccumulatorToTheTensorDType)
       << printed;
 }
 
-TEST(ConvertTensorToTileOps, RejectsAChainWhoseRowAndColumnDoNotFit) {
+TEST(ConvertTensorToTileOps, RejectsAChainOfWhichNoBlockFits) {
   auto x = TensorVar("x", {4, 4096});
   VarPtr e;
   auto body = Seq({Let(e, "e", Op("tensor.neg", {x})), Return({e})});
   auto f =
       Function::Make("k", FunctionType::InCore, {x}, {ParamDirection::In}, {x->type}, body, Span("kernel.py", 7, 1));
-  Error err = ConvertError(Program::Make("test", {f}), 16);
+  // Not even a [1, 1] block: x and the result take 8 bytes per element.
+  Error err = ConvertError(Program::Make("test", {f}), 4);
   EXPECT_EQ(err.kind(), ErrorKind::kValue);
   EXPECT_EQ(err.span(), Span("kernel.py", 7, 1));
   EXPECT_EQ(err.message(),
-            "ConvertTensorToTileOps: in function 'k', the element-wise chain over [4, 4096] keeps 8 bytes per element "
-            "in live tiles; neither one row (32768 bytes) nor one column (32 bytes) fits in the 16 bytes of Vec; "
-            "split the chain, or slice the tensors in a pl.range loop yourself");
+            "ConvertTensorToTileOps: in function 'k', the chain over [4, 4096] keeps 8 bytes per element in live "
+            "tiles and cannot be tiled: no block of it fits in the 4 bytes of Vec; split the chain, or slice the "
+            "tensors in a pl.range loop over static blocks yourself (pass the last block's extents as "
+            "valid_shape)");
 }
 
 TEST(ConvertTensorToTileOps, RejectsATransposedMatmul) {

@@ -4,13 +4,16 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "pypto/backend/platform.h"
 #include "pypto/ir/mutator.h"
 #include "pypto/ir/visitor.h"
 #include "pypto/ops/registry.h"
+#include "pypto/pass/context.h"
 #include "pypto/support/error.h"
 
 namespace pypto::passes {
@@ -328,7 +331,8 @@ class SpaceRewriter : public ir::IRMutator {
  public:
   using IRMutator::Mutate_;
 
-  SpaceRewriter(const ir::Function& function, const SpaceMap& spaces) : function_(function), spaces_(spaces) {
+  SpaceRewriter(const ir::Function& function, const SpaceMap& spaces, const backend::Platform& platform)
+      : function_(function), spaces_(spaces), platform_(platform) {
     moves_.emplace_back();
   }
 
@@ -411,7 +415,9 @@ class SpaceRewriter : public ir::IRMutator {
       ExprPtr value = VisitExpr(node->values[i]);
       OptionalSpace target = !targets_.empty() && i < targets_.back().size() ? targets_.back()[i] : std::nullopt;
       auto var = TileVar(value);
-      if (target && var && DeclaredSpace(var->type) != target) value = MoveTo(var, *target, node->span, stmts);
+      if (target && var && DeclaredSpace(var->type) != target) {
+        value = MoveTo(var, *target, "the loop or branch result it is yielded to", node->span, stmts);
+      }
       changed |= value != node->values[i];
       values.push_back(value);
     }
@@ -448,7 +454,8 @@ class SpaceRewriter : public ir::IRMutator {
       if (allowed != nullptr && !allowed->empty() && space && !Contains(*allowed, *space)) {
         auto var = TileVar(arg);
         if (!var) RejectNestedOperand(call, def, i);
-        arg = MoveTo(var, allowed->front(), call.span, stmts);
+        arg = MoveTo(var, allowed->front(), "argument '" + ArgName(def, i) + "' of " + call.op->name, call.span,
+                     stmts);
       }
       args.push_back(arg);
     }
@@ -475,44 +482,75 @@ class SpaceRewriter : public ir::IRMutator {
                 call.span);
   }
 
-  VarPtr MoveTo(const VarPtr& var, MemorySpace space, const Span& span, std::vector<StmtPtr>& stmts) {
-    const auto key = std::make_pair(var.get(), space);
+  // `var` in `space`: a tile.move per step of the platform's path there
+  // (Acc -> Mat -> Left, say), each made once per block and reused.
+  VarPtr MoveTo(const VarPtr& var, MemorySpace space, const std::string& consumer, const Span& span,
+                std::vector<StmtPtr>& stmts) {
+    MemorySpace from = *DeclaredSpace(var->type);
+    auto path = platform_.MovePath(from, space);
+    if (!path) RejectMove(var, from, space, consumer, span);
+    VarPtr current = var;
+    for (size_t step = 1; step < path->size(); ++step) current = MoveStep(var, current, (*path)[step], span, stmts);
+    return current;
+  }
+
+  VarPtr MoveStep(const VarPtr& original, const VarPtr& current, MemorySpace space, const Span& span,
+                  std::vector<StmtPtr>& stmts) {
+    const auto key = std::make_pair(original.get(), space);
     for (auto scope = moves_.rbegin(); scope != moves_.rend(); ++scope) {
       auto it = scope->find(key);
       if (it != scope->end()) return it->second;
     }
     ir::CallPtr move =
-        ops::OpRegistry::Global().Create("tile.move", {var}, {{"target_memory", ir::EnumAttr::Of(space)}}, span);
-    VarPtr moved = Var::Make(var->name_hint + "_" + ir::ToString(space), move->type, span);
+        ops::OpRegistry::Global().Create("tile.move", {current}, {{"target_memory", ir::EnumAttr::Of(space)}}, span);
+    VarPtr moved = Var::Make(original->name_hint + "_" + ir::ToString(space), move->type, span);
     stmts.push_back(ir::AssignStmt::Make(moved, move, span));
     moves_.back()[key] = moved;
     return moved;
   }
 
+  [[noreturn]] void RejectMove(const VarPtr& var, MemorySpace from, MemorySpace to, const std::string& consumer,
+                               const Span& span) const {
+    auto list = [](const std::vector<std::pair<MemorySpace, MemorySpace>>& pairs) {
+      std::string text;
+      for (const auto& [a, b] : pairs) text += std::string(text.empty() ? "" : ", ") + ir::ToString(a) + "->" + ir::ToString(b);
+      return text.empty() ? std::string("none") : text;
+    };
+    throw Error(ErrorKind::kValue,
+                std::string(kPass) + ": in function '" + function_.name + "', " + consumer + " needs '" +
+                    var->name_hint + "' in " + ir::ToString(to) + ", but it is in " + ir::ToString(from) +
+                    " and platform '" + platform_.name + "' has no way from " + ir::ToString(from) + " to " +
+                    ir::ToString(to) + " (its moves: " + list(platform_.moves) + "; core transfers: " +
+                    list(platform_.core_transfers) + "); produce the value where it can reach " +
+                    ir::ToString(to) + ", or store it to a tensor with tile.store and tile.load it back",
+                span);
+  }
+
   const ir::Function& function_;
   const SpaceMap& spaces_;
+  const backend::Platform& platform_;
   std::vector<std::map<std::pair<const Var*, MemorySpace>, VarPtr>> moves_;  // per block, innermost last
   std::vector<std::vector<OptionalSpace>> targets_;                          // spaces the innermost yield assigns
 };
 
-ir::FunctionPtr InferFunction(const ir::FunctionPtr& function) {
+ir::FunctionPtr InferFunction(const ir::FunctionPtr& function, const backend::Platform& platform) {
   DemandCollector demands;
   demands.VisitStmt(function->body);
   demands.Propagate();
   SpaceAssigner assigner(*function, demands.demands);
   assigner.AssignParams();
   assigner.VisitStmt(function->body);
-  SpaceRewriter rewriter(*function, assigner.spaces);
+  SpaceRewriter rewriter(*function, assigner.spaces, platform);
   return rewriter.VisitFunction(function);
 }
 
 }  // namespace
 
-ir::ProgramPtr InferTileMemorySpacePass::Run(const ir::ProgramPtr& program, pass::PassContext& /*ctx*/) {
+ir::ProgramPtr InferTileMemorySpacePass::Run(const ir::ProgramPtr& program, pass::PassContext& ctx) {
   std::vector<ir::FunctionPtr> functions;
   bool changed = false;
   for (const auto& function : program->functions) {
-    ir::FunctionPtr updated = ir::IsCoreKernel(function->func_type) ? InferFunction(function) : function;
+    ir::FunctionPtr updated = ir::IsCoreKernel(function->func_type) ? InferFunction(function, ctx.platform()) : function;
     changed |= updated != function;
     functions.push_back(updated);
   }

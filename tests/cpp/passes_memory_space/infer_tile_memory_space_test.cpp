@@ -321,10 +321,50 @@ TEST(InferTileMemorySpace, KeepsAnExplicitTargetMemoryAndMovesFromIt) {
                          "target_memory=pl.Mem.Vec)\n"),
             std::string::npos)
       << printed;
-  EXPECT_NE(printed.find("ta_Left: pl.Tile[[64, 64], pl.FP16, pl.Mem.Left] = pl.tile.move(ta, "
+  // Vec reaches Left only through Mat: a core transfer to the cube core, then a move.
+  EXPECT_NE(printed.find("    ta_Mat: pl.Tile[[64, 64], pl.FP16, pl.Mem.Mat] = pl.tile.move(ta, "
+                         "target_memory=pl.Mem.Mat)\n"
+                         "    ta_Left: pl.Tile[[64, 64], pl.FP16, pl.Mem.Left] = pl.tile.move(ta_Mat, "
                          "target_memory=pl.Mem.Left)\n"),
             std::string::npos)
       << printed;
+}
+
+// A matmul result cast for another matmul: Acc -> Vec for the cast (a core
+// transfer), then the cast's result Vec -> Mat -> Left.
+TEST(InferTileMemorySpace, RoutesAMoveThroughIntermediateSpaces) {
+  MatmulCase m;
+  VarPtr ta, tb, c, d, e, r;
+  auto body = Seq({Let(ta, "ta", Load(m.a, {64, 64})), Let(tb, "tb", Load(m.b, {64, 64})),
+                   Let(c, "c", Op("tile.matmul", {ta, tb})), Let(d, "d", Op("tile.cast", {c}, {{"target_type", DataType::FP16}})),
+                   Let(e, "e", Op("tile.matmul", {d, tb})), Let(r, "r", Op("tile.store", {e, List({0, 0}), m.out})),
+                   Return({r})});
+  auto program = Program::Make(
+      "test",
+      {Kernel({m.a, m.b, m.out}, {ParamDirection::In, ParamDirection::In, ParamDirection::Out}, body, {m.out->type})});
+  std::string printed = PrintFunction(Inferred(program)->functions[0]);
+  EXPECT_NE(printed.find("    c_Vec: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.tile.move(c, target_memory=pl.Mem.Vec)\n"
+                         "    d: pl.Tile[[64, 64], pl.FP16, pl.Mem.Vec] = pl.tile.cast(c_Vec, target_type=pl.FP16)\n"
+                         "    d_Mat: pl.Tile[[64, 64], pl.FP16, pl.Mem.Mat] = pl.tile.move(d, target_memory=pl.Mem.Mat)\n"
+                         "    d_Left: pl.Tile[[64, 64], pl.FP16, pl.Mem.Left] = pl.tile.move(d_Mat, "
+                         "target_memory=pl.Mem.Left)\n"),
+            std::string::npos)
+      << printed;
+}
+
+// Nothing leaves Left: a vector op on a tile the user moved there has no path.
+TEST(InferTileMemorySpace, RejectsAMoveThePlatformHasNoPathFor) {
+  MatmulCase m;
+  VarPtr ta, tl, e;
+  auto body = Seq({Let(ta, "ta", Load(m.a, {64, 64}, {{"target_memory", Space(MemorySpace::Mat)}})),
+                   Let(tl, "tl", Op("tile.move", {ta}, {{"target_memory", Space(MemorySpace::Left)}})),
+                   Let(e, "e", Op("tile.exp", {tl})), Return({})});
+  auto program = Program::Make("test", {Kernel({m.a}, {ParamDirection::In}, body, {})});
+  EXPECT_EQ(InferError(program).message(),
+            "InferTileMemorySpace: in function 'k', argument 'tile' of tile.exp needs 'tl' in Vec, but it is in Left "
+            "and platform 'a2a3sim' has no way from Left to Vec (its moves: DDR->Vec, DDR->Mat, Vec->DDR, Mat->Left, "
+            "Mat->Right, Mat->Bias, Acc->Mat, Acc->DDR; core transfers: Acc->Vec, Vec->Mat); produce the value where "
+            "it can reach Vec, or store it to a tensor with tile.store and tile.load it back");
 }
 
 TEST(InferTileMemorySpace, LeavesOrchestrationFunctionsAloneAndIsIdempotent) {

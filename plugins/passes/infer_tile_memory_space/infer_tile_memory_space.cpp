@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -533,6 +534,117 @@ class SpaceRewriter : public ir::IRMutator {
   std::vector<std::vector<OptionalSpace>> targets_;                          // spaces the innermost yield assigns
 };
 
+// ---------------------------------------------------------------- hoist
+
+// Every variable a statement binds, at any depth.
+class DefinedVars : public ir::IRVisitor {
+ public:
+  std::set<const Var*> vars;
+  void VisitVarDef(const VarPtr& var) override {
+    vars.insert(var.get());
+    IRVisitor::VisitVarDef(var);
+  }
+};
+
+// How a loop body uses each variable: as the tensor of a tile.load, as the
+// source of a move into Left or Right, or otherwise.
+class UseCounter : public ir::IRVisitor {
+ public:
+  using IRVisitor::Visit_;
+  std::map<const Var*, int> loads;
+  std::map<const Var*, int> to_l0;
+  std::map<const Var*, int> all;
+
+  void Visit_(const Ref<ir::Call>& call) override {
+    if (!call->args.empty()) {
+      if (auto first = As<Var>(call->args[0])) {
+        if (call->op->name == "tile.load") ++loads[first.get()];
+        auto target = call->kwargs.GetEnum<MemorySpace>("target_memory");
+        if (call->op->name == "tile.move" && (target == MemorySpace::Left || target == MemorySpace::Right)) {
+          ++to_l0[first.get()];
+        }
+      }
+    }
+    IRVisitor::Visit_(call);
+  }
+  void Visit_(const Ref<Var>& var) override { ++all[var.get()]; }
+  void Visit_(const Ref<ir::IterArg>& var) override { ++all[var.get()]; }
+};
+
+// A matmul operand loaded from GM into Mat inside a loop, from a tensor the
+// loop never writes at a window that does not depend on the loop, is the
+// same every iteration: it is loaded once before the loop instead. Only this
+// pattern moves; L0 copies and everything else stay where they are.
+class InvariantMatLoadHoister : public ir::IRMutator {
+ public:
+  using IRMutator::Mutate_;
+
+  StmtPtr Mutate_(const Ref<ir::SeqStmts>& node) override {
+    std::vector<StmtPtr> stmts;
+    bool changed = false;
+    for (const auto& child : node->stmts) {
+      StmtPtr updated = VisitStmt(child);
+      changed |= updated != child;
+      auto seq = updated != child ? As<ir::SeqStmts>(updated) : nullptr;
+      if (seq) {
+        stmts.insert(stmts.end(), seq->stmts.begin(), seq->stmts.end());
+      } else {
+        stmts.push_back(updated);
+      }
+    }
+    return changed ? ir::SeqStmts::Make(std::move(stmts), node->span) : node;
+  }
+
+  StmtPtr Mutate_(const Ref<ir::ForStmt>& node) override {
+    StmtPtr visited = IRMutator::Mutate_(node);
+    auto loop = As<ir::ForStmt>(visited);
+    if (!loop) return visited;
+    DefinedVars defined;
+    defined.VisitVarDef(loop->loop_var);
+    for (const auto& iter_arg : loop->iter_args) defined.VisitVarDef(iter_arg);
+    defined.VisitStmt(loop->body);
+    UseCounter uses;
+    uses.VisitStmt(loop->body);
+    std::vector<StmtPtr> hoisted;
+    std::vector<StmtPtr> kept;
+    for (const auto& stmt : ir::Flatten(loop->body)) {
+      (Hoistable(stmt, defined.vars, uses) ? hoisted : kept).push_back(stmt);
+    }
+    if (hoisted.empty()) return visited;
+    auto copy = std::make_shared<ir::ForStmt>(*loop);
+    copy->body = ir::SeqStmts::Make(std::move(kept), loop->body->span);
+    hoisted.push_back(copy);
+    return ir::SeqStmts::Make(std::move(hoisted), loop->span);
+  }
+
+ private:
+  static bool Hoistable(const StmtPtr& stmt, const std::set<const Var*>& defined, const UseCounter& uses) {
+    auto assign = As<ir::AssignStmt>(stmt);
+    auto call = assign ? As<ir::Call>(assign->value) : nullptr;
+    if (!call || call->op->name != "tile.load" || call->args.empty()) return false;
+    if (call->kwargs.GetEnum<MemorySpace>("target_memory") != MemorySpace::Mat) return false;
+    auto tensor = As<Var>(call->args[0]);
+    if (!tensor || Count(uses.all, tensor.get()) != Count(uses.loads, tensor.get())) return false;
+    const Var* tile = assign->var.get();
+    if (Count(uses.all, tile) == 0 || Count(uses.all, tile) != Count(uses.to_l0, tile)) return false;
+    class FreeVars : public ir::IRVisitor {
+     public:
+      using IRVisitor::Visit_;
+      std::set<const Var*> used;
+      void Visit_(const Ref<Var>& var) override { used.insert(var.get()); }
+      void Visit_(const Ref<ir::IterArg>& var) override { used.insert(var.get()); }
+    } free_vars;
+    free_vars.VisitExpr(call);
+    return std::none_of(free_vars.used.begin(), free_vars.used.end(),
+                        [&](const Var* v) { return defined.count(v) > 0; });
+  }
+
+  static int Count(const std::map<const Var*, int>& counts, const Var* var) {
+    auto it = counts.find(var);
+    return it == counts.end() ? 0 : it->second;
+  }
+};
+
 ir::FunctionPtr InferFunction(const ir::FunctionPtr& function, const backend::Platform& platform) {
   DemandCollector demands;
   demands.VisitStmt(function->body);
@@ -541,7 +653,7 @@ ir::FunctionPtr InferFunction(const ir::FunctionPtr& function, const backend::Pl
   assigner.AssignParams();
   assigner.VisitStmt(function->body);
   SpaceRewriter rewriter(*function, assigner.spaces, platform);
-  return rewriter.VisitFunction(function);
+  return InvariantMatLoadHoister().VisitFunction(rewriter.VisitFunction(function));
 }
 
 }  // namespace

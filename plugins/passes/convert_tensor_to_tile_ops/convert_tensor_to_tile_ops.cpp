@@ -85,8 +85,12 @@ struct Chain {
 // The tile op a tensor op lowers to one-for-one in a chain: a Vec op over the
 // tensor op's operands plus `scratch` required scratch tiles (row reductions).
 const ops::OpDef* ChainTileOp(const ir::Call& call, size_t& scratch) {
+  // Vec ops that place elements by position (concat), address one by its
+  // index (read, write) or fill what lies outside the valid region (fillpad)
+  // do not work block by block.
+  static const std::set<std::string> kPositional = {"concat", "fillpad", "read", "write"};
   std::string suffix = TensorOpSuffix(call);
-  if (suffix.empty() || suffix == "matmul" || suffix == "matmul_acc") return nullptr;
+  if (suffix.empty() || kPositional.count(suffix)) return nullptr;
   const ops::OpDef* def = ops::OpRegistry::Global().Find("tile." + suffix);
   if (def == nullptr || call.args.size() > def->args().size()) return nullptr;
   const ops::OutputMemoryRule& out = def->output_memory();

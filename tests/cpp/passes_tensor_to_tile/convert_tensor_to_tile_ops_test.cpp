@@ -276,6 +276,20 @@ TEST(ConvertTensorToTileOps, LeavesAChainThatFitsWhole) {
   EXPECT_EQ(Flatten(out->functions[0]->body).size(), 4u);  // load, neg, store, return
 }
 
+// tensor.write addresses one element by its index in the whole tensor: in a
+// block of rows the same index names another element, so a chain with a
+// write is converted whole (and AllocateMemoryAddr reports what does not
+// fit) instead of tiled.
+TEST(ConvertTensorToTileOps, NeverTilesAChainWithAnIndexedWrite) {
+  auto x = TensorVar("x", {2048, 2048});
+  VarPtr e, w;
+  auto body = Seq({Let(e, "e", Op("tensor.neg", {x})),
+                   Let(w, "w", Op("tensor.write", {e, List(Ints({5, 7})), Float(1.0)})),
+                   Return({w})});
+  auto program = Program::Make("test", {Kernel({x}, {ParamDirection::In}, body, {x->type})});
+  for (const auto& stmt : Flatten(Converted(program)->functions[0]->body)) EXPECT_FALSE(As<ForStmt>(stmt));
+}
+
 TEST(ConvertTensorToTileOps, LowersMatmulAndCastsTheAccumulatorToTheTensorDType) {
   auto a = TensorVar("a", {64, 64}, DataType::FP16);
   auto b = TensorVar("b", {64, 64}, DataType::FP16);

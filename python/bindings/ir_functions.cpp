@@ -84,17 +84,24 @@ void BindIRFunctions(py::module_& m) {
                              [](const Diagnostic& d) { return d.severity == Diagnostic::Severity::kPerfHint; })
       .def("__str__", &Diagnostic::ToString)
       .def("__repr__", &Diagnostic::ToString);
+  auto options = [](bool ssa, bool type_check, bool placement) {
+    VerifyOptions o;
+    o.ssa = ssa;
+    o.type_check = type_check;
+    o.placement = placement;
+    return o;
+  };
   m.def(
       "verify",
-      [](const std::shared_ptr<Program>& program, bool ssa, bool type_check, bool placement) {
-        return Verify(program, VerifyOptions{ssa, type_check, placement});
+      [options](const std::shared_ptr<Program>& program, bool ssa, bool type_check, bool placement) {
+        return Verify(program, options(ssa, type_check, placement));
       },
       py::arg("program"), py::arg("ssa") = true, py::arg("type_check") = true, py::arg("placement") = true,
       "Every invariant violation of the program, as Diagnostics.");
   m.def(
       "verify_or_raise",
-      [](const std::shared_ptr<Program>& program, bool ssa, bool type_check, bool placement) {
-        VerifyOrThrow(program, VerifyOptions{ssa, type_check, placement});
+      [options](const std::shared_ptr<Program>& program, bool ssa, bool type_check, bool placement) {
+        VerifyOrThrow(program, options(ssa, type_check, placement));
       },
       py::arg("program"), py::arg("ssa") = true, py::arg("type_check") = true, py::arg("placement") = true);
 }

@@ -1,8 +1,10 @@
 #include "pypto/backend/platform.h"
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <system_error>
 
 #include "../plugin/yaml_file.h"
@@ -18,7 +20,8 @@ namespace {
 constexpr const char* kSimSuffix = "sim";
 const std::vector<std::string> kPlatformFields = {"description", "memory", "cores", "dtypes", "casts",
                                                   "efficient_transfer_bytes", "acc_m_alignment",
-                                                  "acc_m_alignment_by_dtype", "moves", "throughput"};
+                                                  "acc_m_alignment_by_dtype", "moves", "core_transfers",
+                                                  "throughput"};
 const std::vector<std::string> kRequiredFields = {"description", "memory", "cores", "dtypes", "casts",
                                                   "efficient_transfer_bytes", "acc_m_alignment", "moves"};
 const std::vector<std::string> kSpaceFields = {"capacity", "alignment"};
@@ -57,6 +60,12 @@ class PlatformReader {
     for (const auto& item : List(root["moves"], "moves")) {
       auto pair = Pair(item, "moves", "[Mat, Left]");
       platform.moves.emplace_back(Space(pair.first), Space(pair.second));
+    }
+    if (root["core_transfers"]) {
+      for (const auto& item : List(root["core_transfers"], "core_transfers")) {
+        auto pair = Pair(item, "core_transfers", "[Acc, Vec]");
+        platform.core_transfers.emplace_back(Space(pair.first), Space(pair.second));
+      }
     }
     platform.efficient_transfer_bytes = Positive(root["efficient_transfer_bytes"], "efficient_transfer_bytes");
     platform.acc_m_alignment = Positive(root["acc_m_alignment"], "acc_m_alignment");
@@ -207,6 +216,44 @@ bool Platform::SupportsCast(ir::DataType from, ir::DataType to) const {
 
 bool Platform::SupportsMove(ir::MemorySpace from, ir::MemorySpace to) const {
   return std::find(moves.begin(), moves.end(), std::make_pair(from, to)) != moves.end();
+}
+
+std::optional<std::vector<ir::MemorySpace>> Platform::MovePath(ir::MemorySpace from, ir::MemorySpace to) const {
+  // A core transfer costs more than any number of moves inside one core.
+  constexpr int kTransferCost = 1000;
+  struct Edge {
+    ir::MemorySpace to;
+    int cost;
+  };
+  std::map<ir::MemorySpace, std::vector<Edge>> edges;
+  for (const auto& [a, b] : moves) {
+    if (a != ir::MemorySpace::DDR && b != ir::MemorySpace::DDR) edges[a].push_back({b, 1});
+  }
+  for (const auto& [a, b] : core_transfers) edges[a].push_back({b, kTransferCost});
+  std::map<ir::MemorySpace, int> cost = {{from, 0}};
+  std::map<ir::MemorySpace, ir::MemorySpace> previous;
+  std::set<ir::MemorySpace> done;
+  while (true) {
+    std::optional<ir::MemorySpace> next;
+    for (const auto& [space, c] : cost) {
+      if (!done.count(space) && (!next || c < cost.at(*next))) next = space;
+    }
+    if (!next) return std::nullopt;
+    if (*next == to) break;
+    done.insert(*next);
+    for (const Edge& edge : edges[*next]) {
+      int through = cost.at(*next) + edge.cost;
+      auto known = cost.find(edge.to);
+      if (known == cost.end() || through < known->second) {
+        cost[edge.to] = through;
+        previous[edge.to] = *next;
+      }
+    }
+  }
+  std::vector<ir::MemorySpace> path = {to};
+  while (path.back() != from) path.push_back(previous.at(path.back()));
+  std::reverse(path.begin(), path.end());
+  return path;
 }
 
 int64_t Platform::AccMAlignment(ir::DataType acc_dtype) const {

@@ -66,6 +66,7 @@ void VerifyInto(const FunctionPtr& function, const Program* program, const Verif
   CheckControlFlow(function, reporter);
   if (options.type_check) CheckTypes(function, program, reporter);
   if (options.placement) CheckPlacement(function, reporter);
+  CheckProperties(function, options, reporter);
 }
 
 }  // namespace

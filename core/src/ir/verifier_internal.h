@@ -89,5 +89,7 @@ void CheckControlFlow(const FunctionPtr& function, Reporter& reporter);
 // `program` may be null: calls of other functions are then not checked.
 void CheckTypes(const FunctionPtr& function, const Program* program, Reporter& reporter);
 void CheckPlacement(const FunctionPtr& function, Reporter& reporter);
+// The property rules `options` turns on.
+void CheckProperties(const FunctionPtr& function, const VerifyOptions& options, Reporter& reporter);
 
 }  // namespace pypto::ir::verifier

@@ -112,7 +112,18 @@ std::vector<ir::Diagnostic> DiagnosticsInstrument::OfSeverity(ir::Diagnostic::Se
 
 ir::VerifyOptions VerificationInstrument::OptionsFor(const PassContext& ctx) const {
   ir::VerifyOptions options = options_;
-  options.ssa = options_.ssa && ctx.properties().Has(IRProperty::SSAForm);
+  const PropertySet& holds = ctx.properties();
+  options.ssa = options_.ssa && holds.Has(IRProperty::SSAForm);
+  // Each property rule runs while its property holds, so a pass that breaks
+  // one without saying so is caught right after it.
+  options.no_nested_calls = holds.Has(IRProperty::NoNestedCalls);
+  options.incore_tile_ops = holds.Has(IRProperty::IncoreTileOps);
+  options.tile_memory_inferred = holds.Has(IRProperty::TileMemoryInferred);
+  options.has_memrefs = holds.Has(IRProperty::HasMemRefs);
+  options.allocated_memory_addr = holds.Has(IRProperty::AllocatedMemoryAddr);
+  if (options.allocated_memory_addr) {
+    for (const auto& [space, info] : ctx.platform().memory) options.capacities[space] = info.capacity_bytes;
+  }
   return options;
 }
 

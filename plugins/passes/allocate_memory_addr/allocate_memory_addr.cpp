@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -24,10 +25,18 @@ using ir::VarPtr;
 
 namespace {
 
-// One buffer and the tiles placed in it, in definition order.
+// One buffer: an allocation (a tile.alloc base) and the MemRefs on it, the
+// whole buffer at its start and any tile.slice views inside it, with the
+// tiles placed in it in definition order.
 struct Buffer {
-  MemRefPtr memref;
+  std::vector<MemRefPtr> memrefs;
   std::vector<VarPtr> tiles;
+  // Where the buffer starts now: the lowest constant offset of its MemRefs.
+  int64_t start = 0;
+  // Bytes from the start to the end of the furthest MemRef.
+  int64_t size = 0;
+  // The first MemRef: the buffer's name in the address order.
+  const MemRefPtr& memref() const { return memrefs.front(); }
 };
 
 class BufferCollector : public ir::IRVisitor {
@@ -36,15 +45,37 @@ class BufferCollector : public ir::IRVisitor {
 
   void VisitVarDef(const VarPtr& var) override {
     if (MemRefPtr memref = ir::MemRefOf(var)) {
-      auto [it, inserted] = index_.emplace(memref.get(), buffers.size());
-      if (inserted) buffers.push_back(Buffer{memref, {}});
-      buffers[it->second].tiles.push_back(var);
+      const void* key = memref->base ? static_cast<const void*>(memref->base.get()) : memref.get();
+      auto [it, inserted] = index_.emplace(key, buffers.size());
+      if (inserted) buffers.emplace_back();
+      Buffer& buffer = buffers[it->second];
+      if (std::find(buffer.memrefs.begin(), buffer.memrefs.end(), memref) == buffer.memrefs.end()) {
+        buffer.memrefs.push_back(memref);
+      }
+      buffer.tiles.push_back(var);
     }
     IRVisitor::VisitVarDef(var);
   }
 
+  // Each buffer's start and size, once every MemRef is known.
+  void Measure() {
+    for (Buffer& buffer : buffers) {
+      std::optional<int64_t> start;
+      for (const auto& memref : buffer.memrefs) {
+        auto offset = ir::AsConstInt(memref->byte_offset);
+        if (offset && (!start || *offset < *start)) start = offset;
+      }
+      buffer.start = start.value_or(0);
+      for (const auto& memref : buffer.memrefs) {
+        auto offset = ir::AsConstInt(memref->byte_offset);
+        // A view at a dynamic offset lies inside the buffer; it adds nothing.
+        if (offset) buffer.size = std::max(buffer.size, *offset - buffer.start + memref->size);
+      }
+    }
+  }
+
  private:
-  std::unordered_map<const ir::MemRef*, size_t> index_;
+  std::unordered_map<const void*, size_t> index_;
 };
 
 int64_t AlignUp(int64_t value, int64_t alignment) { return (value + alignment - 1) / alignment * alignment; }
@@ -60,7 +91,7 @@ std::string LargestBuffers(const std::vector<const Buffer*>& largest_first) {
   std::string text;
   for (size_t i = 0; i < largest_first.size() && i < kShown; ++i) {
     const Buffer& buffer = *largest_first[i];
-    text += "\n  " + std::to_string(buffer.memref->size) + " bytes: ";
+    text += "\n  " + std::to_string(buffer.size) + " bytes: ";
     for (size_t t = 0; t < buffer.tiles.size(); ++t) text += (t ? ", " : "") + TileText(buffer.tiles[t]);
   }
   if (largest_first.size() > kShown) {
@@ -72,7 +103,7 @@ std::string LargestBuffers(const std::vector<const Buffer*>& largest_first) {
 [[noreturn]] void ThrowExhausted(const std::string& function, MemorySpace space, int64_t needed,
                                  const backend::Platform& platform, std::vector<const Buffer*> buffers) {
   std::stable_sort(buffers.begin(), buffers.end(),
-                   [](const Buffer* a, const Buffer* b) { return a->memref->size > b->memref->size; });
+                   [](const Buffer* a, const Buffer* b) { return a->size > b->size; });
   throw Error(ErrorKind::kValue,
               "AllocateMemoryAddr: function '" + function + "' needs " + std::to_string(needed) + " bytes of " +
                   ir::ToString(space) + " but platform '" + platform.name + "' has " +
@@ -83,29 +114,36 @@ std::string LargestBuffers(const std::vector<const Buffer*>& largest_first) {
               buffers.front()->tiles.front()->span);
 }
 
-// Addresses from 0 per space, in the order of the buffers' names.
-std::unordered_map<const ir::MemRef*, int64_t> AssignAddresses(const std::vector<Buffer>& buffers,
-                                                               const std::string& function,
-                                                               const backend::Platform& platform) {
+// Addresses from 0 per space, in the order of the buffers' names: where
+// each buffer (by its index) starts.
+std::unordered_map<const Buffer*, int64_t> AssignAddresses(const std::vector<Buffer>& buffers,
+                                                           const std::string& function,
+                                                           const backend::Platform& platform) {
   std::map<MemorySpace, std::vector<const Buffer*>> by_space;
-  for (const auto& buffer : buffers) by_space[buffer.memref->memory_space].push_back(&buffer);
-  std::unordered_map<const ir::MemRef*, int64_t> addresses;
+  for (const auto& buffer : buffers) by_space[buffer.memref()->memory_space].push_back(&buffer);
+  std::unordered_map<const Buffer*, int64_t> addresses;
   for (auto& [space, space_buffers] : by_space) {
     if (space == MemorySpace::DDR) continue;
     std::stable_sort(space_buffers.begin(), space_buffers.end(), [](const Buffer* a, const Buffer* b) {
-      return a->memref->name_hint < b->memref->name_hint;
+      return a->memref()->name_hint < b->memref()->name_hint;
     });
     const int64_t alignment = platform.Alignment(space);
     int64_t next = 0;
     for (const Buffer* buffer : space_buffers) {
-      addresses[buffer->memref.get()] = next;
-      next = AlignUp(next + buffer->memref->size, alignment);
+      addresses[buffer] = next;
+      next = AlignUp(next + buffer->size, alignment);
     }
-    int64_t high_water = space_buffers.empty() ? 0 : addresses.at(space_buffers.back()->memref.get()) +
-                                                         space_buffers.back()->memref->size;
+    int64_t high_water =
+        space_buffers.empty() ? 0 : addresses.at(space_buffers.back()) + space_buffers.back()->size;
     if (high_water > platform.Capacity(space)) ThrowExhausted(function, space, high_water, platform, space_buffers);
   }
   return addresses;
+}
+
+// `offset` moved by `shift` bytes.
+ExprPtr Shifted(const ExprPtr& offset, int64_t shift) {
+  if (auto value = ir::AsConstInt(offset)) return ir::Int(*value + shift);
+  return ir::BinaryExpr::Make(ir::BinaryOp::Add, ir::Int(shift), offset);
 }
 
 // Rebuilds every tile whose MemRef got a new address.
@@ -137,14 +175,18 @@ class AddressWriter : public ir::IRMutator {
 FunctionPtr AllocateAddresses(const FunctionPtr& function, const backend::Platform& platform) {
   BufferCollector collector;
   collector.VisitFunction(function);
+  collector.Measure();
   auto addresses = AssignAddresses(collector.buffers, function->name, platform);
   std::unordered_map<const ir::MemRef*, MemRefPtr> placed;
   for (const auto& buffer : collector.buffers) {
-    auto it = addresses.find(buffer.memref.get());
-    if (it == addresses.end() || ir::AsConstInt(buffer.memref->byte_offset) == it->second) continue;
-    auto moved = std::make_shared<ir::MemRef>(*buffer.memref);
-    moved->byte_offset = ir::Int(it->second);
-    placed[buffer.memref.get()] = moved;
+    auto it = addresses.find(&buffer);
+    if (it == addresses.end() || it->second == buffer.start) continue;
+    // Every MemRef of the buffer moves with it, so views keep their place inside.
+    for (const auto& memref : buffer.memrefs) {
+      auto moved = std::make_shared<ir::MemRef>(*memref);
+      moved->byte_offset = Shifted(memref->byte_offset, it->second - buffer.start);
+      placed[memref.get()] = moved;
+    }
   }
   if (placed.empty()) return function;
   return AddressWriter(std::move(placed)).VisitFunction(function);

@@ -1,5 +1,7 @@
 #include "convert_tensor_to_tile_ops.h"
 
+#include <algorithm>
+#include <array>
 #include <map>
 #include <memory>
 #include <optional>
@@ -10,6 +12,7 @@
 #include "pypto/ir/mutator.h"
 #include "pypto/ir/visitor.h"
 #include "pypto/ops/registry.h"
+#include "pypto/ops/type_rules.h"
 #include "pypto/support/error.h"
 
 namespace pypto::passes {
@@ -44,39 +47,64 @@ std::string TensorOpSuffix(const ir::Call& call) {
   return name.rfind("tensor.", 0) == 0 ? name.substr(7) : std::string();
 }
 
-// A statically shaped [M, N] tensor's extents.
-std::optional<std::pair<int64_t, int64_t>> Static2D(const ExprPtr& e) {
-  auto type = TensorTypeOf(e);
-  if (!type || type->rank() != 2) return std::nullopt;
-  auto shape = ir::StaticShape(type->shape);
-  if (!shape) return std::nullopt;
-  return std::make_pair((*shape)[0], (*shape)[1]);
-}
+std::string Dims(const std::vector<ExprPtr>& dims) { return ops::ShapeString(dims); }
 
 // ---------------------------------------------------------------- tiling plan
 
-// Where one iteration's window sits when an element-wise chain is tiled: a
-// pl.range loop over blocks of `block` rows (axis 0) or columns (axis 1).
+// One axis of a tiled chain's iteration space: the chain's extent along it
+// and, when the chain is tiled along it, the static block and the loop
+// variable over the blocks' origins.
+struct WindowAxis {
+  ExprPtr extent;
+  int64_t block = 0;  // 0: not tiled; every tile keeps its whole dim
+  VarPtr offset;
+};
+
+// How a tiled chain iterates: axis 0 over rows, axis 1 over columns; the
+// loops nest in axis order.
 struct Window {
-  size_t axis = 0;
-  int64_t block = 0;
-  int64_t rows = 0;
-  int64_t cols = 0;
-  VarPtr offset;  // the loop variable
-  // Why the block is this size, recorded on the loop for diagnostics (PerfHints).
+  std::array<WindowAxis, 2> axes;
+  bool Tiled(size_t k) const { return axes[k].block > 0; }
+  // Why the blocks are this size, recorded on the loops for diagnostics (PerfHints).
   int64_t bytes_per_element = 0;  // live tile bytes per element of the chain
   int64_t capacity = 0;           // the Vec bytes they had to fit
 };
 
-// The tile op a tensor op lowers to one-for-one in an element-wise chain: same
-// arity, Vec in and out, so it works on any window of its operands.
-const ops::OpDef* ElementwiseTileOp(const ir::Call& call) {
+// A tile the chain keeps live, as the plan counts it.
+struct ChainTile {
+  std::vector<ExprPtr> dims;
+  int64_t bytes_per_element = 0;
+};
+
+// A kernel body the pass can tile: top-level assignments of Vec tensor ops
+// over rank-2 values whose every dim is the chain's extent on that axis or 1
+// (a row or column broadcast), whole-tensor assembles and a return.
+struct Chain {
+  std::array<ExprPtr, 2> extents;
+  std::vector<ChainTile> tiles;                  // loaded params, results, scratch tiles: all live at once
+  std::array<bool, 2> reduced = {false, false};  // an op reduces along the axis, so it cannot be split
+};
+
+// The tile op a tensor op lowers to one-for-one in a chain: a Vec op over the
+// tensor op's operands plus `scratch` required scratch tiles (row reductions).
+const ops::OpDef* ChainTileOp(const ir::Call& call, size_t& scratch) {
+  // Vec ops that place elements by position (concat), address one by its
+  // index (read, write) or fill what lies outside the valid region (fillpad)
+  // do not work block by block.
+  static const std::set<std::string> kPositional = {"concat", "fillpad", "read", "write"};
   std::string suffix = TensorOpSuffix(call);
-  if (suffix.empty() || suffix == "matmul" || suffix == "matmul_acc") return nullptr;
+  if (suffix.empty() || kPositional.count(suffix)) return nullptr;
   const ops::OpDef* def = ops::OpRegistry::Global().Find("tile." + suffix);
-  if (def == nullptr || def->args().size() != call.args.size()) return nullptr;
+  if (def == nullptr || call.args.size() > def->args().size()) return nullptr;
   const ops::OutputMemoryRule& out = def->output_memory();
   if (out.kind != ops::OutputMemoryRule::Kind::kFixed || out.space != ir::MemorySpace::Vec) return nullptr;
+  scratch = 0;
+  for (size_t i = call.args.size(); i < def->args().size(); ++i) {
+    const ops::ArgSpec& spec = def->args()[i];
+    if (spec.optional) break;
+    if (spec.name.find("tmp") == std::string::npos) return nullptr;
+    ++scratch;
+  }
   return def;
 }
 
@@ -89,105 +117,230 @@ bool AllZero(const ExprPtr& offsets) {
   return true;
 }
 
-// The bytes per element of every tile an element-wise chain keeps live (all
-// of them, counted at once), or nullopt when the body is not such a chain:
-// top-level assignments of element-wise ops and whole-tensor assembles over
-// one static [M, N] shape, then a return.
-struct ChainShape {
-  int64_t rows = 0;
-  int64_t cols = 0;
-  int64_t bytes_per_element = 0;  // summed over the chain's tiles
-};
-
-std::optional<ChainShape> ElementwiseChain(const ir::Function& f) {
-  std::vector<StmtPtr> stmts = ir::Flatten(f.body);
-  if (stmts.empty() || !ir::IsA<ir::ReturnStmt>(stmts.back())) return std::nullopt;
-  std::set<const Var*> params;
-  for (const auto& p : f.params) params.insert(p.get());
-  std::set<const Var*> computed;
-  std::set<const Var*> loaded;
-  std::set<const Var*> assembled;
-  ChainShape chain;
-  std::optional<std::pair<int64_t, int64_t>> shape;
-  auto same_shape = [&](const ExprPtr& e) {
-    auto s = Static2D(e);
-    if (!s) return false;
-    if (!shape) shape = s;
-    return *s == *shape;
-  };
-  for (size_t i = 0; i + 1 < stmts.size(); ++i) {
-    auto assign = As<ir::AssignStmt>(stmts[i]);
-    auto call = assign ? As<ir::Call>(assign->value) : nullptr;
-    if (!call) return std::nullopt;
-    if (call->op->name == "tensor.assemble") {
-      auto target = As<Var>(call->args[0]);
-      auto source = As<Var>(call->args[1]);
-      bool target_ok = target && (params.count(target.get()) || assembled.count(target.get()));
-      if (!target_ok || !source || !computed.count(source.get()) || !AllZero(call->args[2]) ||
-          !same_shape(call->args[0]) || !same_shape(call->args[1])) {
-        return std::nullopt;
-      }
-      assembled.insert(assign->var.get());
-      continue;
+// Whether `dims` fit the chain: rank 2, each dim 1 or the axis's extent
+// (the first dim that is not 1 sets the extent).
+bool JoinChain(std::array<ExprPtr, 2>& extents, const std::vector<ExprPtr>& dims) {
+  if (dims.size() != 2) return false;
+  for (size_t k = 0; k < 2; ++k) {
+    if (ops::IsConstDim(dims[k], 1)) continue;
+    if (!extents[k]) {
+      extents[k] = dims[k];
+    } else if (!ops::SameDim(extents[k], dims[k])) {
+      return false;
     }
-    if (ElementwiseTileOp(*call) == nullptr || !same_shape(assign->var)) return std::nullopt;
-    for (const auto& arg : call->args) {
-      if (!TensorTypeOf(arg)) continue;
-      auto var = As<Var>(arg);
-      if (!var || !same_shape(arg)) return std::nullopt;
-      if (params.count(var.get()) && loaded.insert(var.get()).second) {
-        chain.bytes_per_element += TensorTypeOf(var)->dtype.get_byte();
-      } else if (!params.count(var.get()) && !computed.count(var.get())) {
-        return std::nullopt;
-      }
-    }
-    computed.insert(assign->var.get());
-    chain.bytes_per_element += TensorTypeOf(assign->var)->dtype.get_byte();
   }
-  if (!shape || computed.empty()) return std::nullopt;
-  chain.rows = shape->first;
-  chain.cols = shape->second;
-  return chain;
+  return true;
 }
 
-// The largest power of two that divides `extent` and keeps `bytes_per_unit`
-// times it within `capacity`; 0 when even one unit does not fit.
-int64_t LargestBlock(int64_t extent, int64_t bytes_per_unit, int64_t capacity) {
-  int64_t best = 0;
-  for (int64_t block = 1; block <= extent && block * bytes_per_unit <= capacity; block *= 2) {
-    if (extent % block == 0) best = block;
+bool Broadcast1(const std::vector<ExprPtr>& dims, size_t k) { return ops::IsConstDim(dims[k], 1); }
+
+class ChainReader {
+ public:
+  explicit ChainReader(const ir::Function& f) : f_(f) {
+    for (const auto& p : f.params) params_.insert(p.get());
+  }
+
+  std::optional<Chain> Read() {
+    std::vector<StmtPtr> stmts = ir::Flatten(f_.body);
+    if (stmts.empty() || !ir::IsA<ir::ReturnStmt>(stmts.back())) return std::nullopt;
+    for (size_t i = 0; i + 1 < stmts.size(); ++i) {
+      auto assign = As<ir::AssignStmt>(stmts[i]);
+      auto call = assign ? As<ir::Call>(assign->value) : nullptr;
+      if (!call || !(call->op->name == "tensor.assemble" ? Assemble(*assign, *call) : Compute(*assign, *call))) {
+        return std::nullopt;
+      }
+    }
+    if (computed_.empty()) return std::nullopt;
+    for (auto& extent : chain_.extents) {
+      if (!extent) extent = ir::Int(1);
+    }
+    return chain_;
+  }
+
+ private:
+  bool Assemble(const ir::AssignStmt& assign, const ir::Call& call) {
+    auto target = As<Var>(call.args[0]);
+    auto source = As<Var>(call.args[1]);
+    if (!target || !(params_.count(target.get()) || assembled_.count(target.get()))) return false;
+    if (!source || !computed_.count(source.get()) || !AllZero(call.args[2])) return false;
+    auto target_type = TensorTypeOf(target);
+    auto source_type = TensorTypeOf(source);
+    if (!target_type || !source_type || !ops::SameShape(target_type->shape, source_type->shape)) return false;
+    if (!JoinChain(chain_.extents, target_type->shape)) return false;
+    assembled_.insert(assign.var.get());
+    return true;
+  }
+
+  bool Compute(const ir::AssignStmt& assign, const ir::Call& call) {
+    size_t scratch = 0;
+    auto result = TensorTypeOf(assign.var);
+    if (ChainTileOp(call, scratch) == nullptr || !result || !JoinChain(chain_.extents, result->shape)) return false;
+    std::vector<std::vector<ExprPtr>> operands;
+    for (const auto& arg : call.args) {
+      auto type = TensorTypeOf(arg);
+      if (!type) continue;
+      auto var = As<Var>(arg);
+      if (!var || !JoinChain(chain_.extents, type->shape)) return false;
+      if (params_.count(var.get())) {
+        if (loaded_.insert(var.get()).second) chain_.tiles.push_back({type->shape, type->dtype.get_byte()});
+      } else if (!computed_.count(var.get())) {
+        return false;
+      }
+      operands.push_back(type->shape);
+    }
+    if (operands.empty()) return false;
+    for (size_t k = 0; k < 2; ++k) {
+      bool from_operand = std::any_of(operands.begin(), operands.end(),
+                                      [&](const std::vector<ExprPtr>& dims) { return !Broadcast1(dims, k); });
+      // A result dim no operand has would come from the op's keywords, not from the window.
+      if (!Broadcast1(result->shape, k) && !from_operand) return false;
+      if (Broadcast1(result->shape, k) && from_operand) chain_.reduced[k] = true;
+    }
+    chain_.tiles.push_back({result->shape, result->dtype.get_byte()});
+    for (size_t i = 0; i < scratch; ++i) chain_.tiles.push_back({operands.front(), result->dtype.get_byte()});
+    // sub and div expand a broadcast left operand into a full tile first.
+    if (operands.size() == 2 && !ops::SameShape(operands[0], result->shape)) {
+      chain_.tiles.push_back({result->shape, result->dtype.get_byte()});
+    }
+    computed_.insert(assign.var.get());
+    return true;
+  }
+
+  const ir::Function& f_;
+  Chain chain_;
+  std::set<const Var*> params_;
+  std::set<const Var*> computed_;
+  std::set<const Var*> loaded_;
+  std::set<const Var*> assembled_;
+};
+
+// The bytes the chain's tiles take with `blocks` (0: the axis is not tiled),
+// or nullopt when an untiled dim is dynamic.
+std::optional<int64_t> ChainBytes(const Chain& chain, const std::array<int64_t, 2>& blocks) {
+  int64_t total = 0;
+  for (const ChainTile& tile : chain.tiles) {
+    int64_t bytes = tile.bytes_per_element;
+    for (size_t k = 0; k < 2; ++k) {
+      if (blocks[k] > 0 && !Broadcast1(tile.dims, k)) {
+        bytes *= blocks[k];
+        continue;
+      }
+      auto dim = ir::AsConstInt(tile.dims[k]);
+      if (!dim) return std::nullopt;
+      bytes *= *dim;
+    }
+    total += bytes;
+  }
+  return total;
+}
+
+// The static blocks the chain may take along an axis, largest first: powers
+// of two that divide a static extent (the whole extent means no tiling), or
+// any power of two for a dynamic extent, whose last block is cut short
+// through valid_shape.
+std::vector<int64_t> BlockCandidates(const ExprPtr& extent) {
+  constexpr int64_t kLargestDynamicBlock = int64_t{1} << 20;
+  auto value = ir::AsConstInt(extent);
+  std::vector<int64_t> blocks;
+  for (int64_t block = 1; block <= (value ? *value : kLargestDynamicBlock); block *= 2) {
+    if (!value || (*value % block == 0 && block < *value)) blocks.insert(blocks.begin(), block);
+  }
+  return blocks;
+}
+
+bool Splittable(const Chain& chain, size_t k) {
+  return !chain.reduced[k] && !ops::IsConstDim(chain.extents[k], 1);
+}
+
+// The largest block along `axis` alone that fits, or 0.
+int64_t BestSingleAxis(const Chain& chain, size_t axis, int64_t capacity) {
+  if (!Splittable(chain, axis)) return 0;
+  for (int64_t block : BlockCandidates(chain.extents[axis])) {
+    std::array<int64_t, 2> blocks = {0, 0};
+    blocks[axis] = block;
+    auto bytes = ChainBytes(chain, blocks);
+    if (!bytes) return 0;
+    if (*bytes <= capacity) return block;
+  }
+  return 0;
+}
+
+bool Preferred(const std::array<int64_t, 2>& a, const std::array<int64_t, 2>& b) {
+  if (a[0] * a[1] != b[0] * b[1]) return a[0] * a[1] > b[0] * b[1];
+  if ((a[1] >= a[0]) != (b[1] >= b[0])) return a[1] >= a[0];
+  return std::max(a[0], a[1]) < std::max(b[0], b[1]);
+}
+
+// The [rows, columns] block with the most elements that fits; among equals
+// the squarest with at least as many columns as rows (a row is contiguous in
+// GM, and a square block wastes least when the extents turn out small).
+// {0, 0} when none fits.
+std::array<int64_t, 2> BestBothAxes(const Chain& chain, int64_t capacity) {
+  std::array<int64_t, 2> best = {0, 0};
+  if (!Splittable(chain, 0) || !Splittable(chain, 1)) return best;
+  std::vector<int64_t> col_blocks = BlockCandidates(chain.extents[1]);
+  for (int64_t rows : BlockCandidates(chain.extents[0])) {
+    for (int64_t cols : col_blocks) {
+      auto bytes = ChainBytes(chain, {rows, cols});
+      if (!bytes || *bytes > capacity) continue;
+      if (Preferred({rows, cols}, best)) best = {rows, cols};
+      break;
+    }
   }
   return best;
 }
 
-std::optional<Window> PlanWindow(const ir::Function& f, int64_t capacity) {
-  auto chain = ElementwiseChain(f);
-  if (!chain) return std::nullopt;
-  const int64_t row_bytes = chain->cols * chain->bytes_per_element;
-  if (chain->rows * row_bytes <= capacity) return std::nullopt;
-  Window w;
-  w.rows = chain->rows;
-  w.cols = chain->cols;
-  w.bytes_per_element = chain->bytes_per_element;
-  w.capacity = capacity;
-  if (int64_t rows = LargestBlock(chain->rows, row_bytes, capacity); rows > 0) {
-    w.axis = 0;
-    w.block = rows;
-  } else if (int64_t cols = LargestBlock(chain->cols, chain->rows * chain->bytes_per_element, capacity); cols > 0) {
-    w.axis = 1;
-    w.block = cols;
+std::string ChainText(const Chain& chain) { return Dims({chain.extents[0], chain.extents[1]}); }
+
+int64_t BytesPerElement(const Chain& chain) {
+  int64_t total = 0;
+  for (const ChainTile& tile : chain.tiles) total += tile.bytes_per_element;
+  return total;
+}
+
+[[noreturn]] void RejectChain(const ir::Function& f, const Chain& chain, int64_t capacity) {
+  std::string why;
+  if (chain.reduced[0] && chain.reduced[1]) {
+    why = "it reduces along both axes, so no block of it is complete";
+  } else if (chain.reduced[1] && !ir::AsConstInt(chain.extents[1])) {
+    why = "it reduces along its rows, whose length " + ops::DimString(chain.extents[1]) +
+          " is dynamic, so a block of whole rows has no static size";
+  } else if (chain.reduced[0] && !ir::AsConstInt(chain.extents[0])) {
+    why = "it reduces along its columns, whose length " + ops::DimString(chain.extents[0]) +
+          " is dynamic, so a block of whole columns has no static size";
   } else {
-    throw Error(ErrorKind::kValue,
-                std::string(kPass) + ": in function '" + f.name + "', the element-wise chain over [" +
-                    std::to_string(chain->rows) + ", " + std::to_string(chain->cols) + "] keeps " +
-                    std::to_string(chain->bytes_per_element) + " bytes per element in live tiles; neither one row (" +
-                    std::to_string(row_bytes) + " bytes) nor one column (" +
-                    std::to_string(chain->rows * chain->bytes_per_element) + " bytes) fits in the " +
-                    std::to_string(capacity) +
-                    " bytes of Vec; split the chain, or slice the tensors in a pl.range loop yourself",
-                f.span);
+    why = "no block of it fits in the " + std::to_string(capacity) + " bytes of Vec";
   }
-  w.offset = Var::Make(w.axis == 0 ? "row" : "col", ir::ScalarType::Make(DataType::INDEX), f.span);
+  throw Error(ErrorKind::kValue,
+              std::string(kPass) + ": in function '" + f.name + "', the chain over " + ChainText(chain) + " keeps " +
+                  std::to_string(BytesPerElement(chain)) + " bytes per element in live tiles and cannot be tiled: " +
+                  why +
+                  "; split the chain, or slice the tensors in a pl.range loop over static blocks yourself (pass "
+                  "the last block's extents as valid_shape)",
+              f.span);
+}
+
+// How to tile `f`: nullopt when it is not a chain, or a static chain that
+// fits whole; else the blocks, preferring whole rows, then whole columns,
+// then blocks of both.
+std::optional<Window> PlanWindow(const ir::Function& f, int64_t capacity) {
+  auto chain = ChainReader(f).Read();
+  if (!chain) return std::nullopt;
+  auto whole = ChainBytes(*chain, {0, 0});
+  if (whole && *whole <= capacity) return std::nullopt;
+  std::array<int64_t, 2> blocks = {BestSingleAxis(*chain, 0, capacity), 0};
+  if (blocks[0] == 0) blocks = {0, BestSingleAxis(*chain, 1, capacity)};
+  if (blocks[1] == 0 && blocks[0] == 0) blocks = BestBothAxes(*chain, capacity);
+  if (blocks[0] == 0 && blocks[1] == 0) RejectChain(f, *chain, capacity);
+  Window w;
+  w.bytes_per_element = BytesPerElement(*chain);
+  w.capacity = capacity;
+  const char* names[2] = {"row", "col"};
+  for (size_t k = 0; k < 2; ++k) {
+    w.axes[k].extent = chain->extents[k];
+    w.axes[k].block = blocks[k];
+    if (blocks[k] > 0) w.axes[k].offset = Var::Make(names[k], ir::ScalarType::Make(DataType::INDEX), f.span);
+  }
   return w;
 }
 
@@ -227,7 +380,7 @@ class KernelConverter : public ir::IRMutator {
     auto ret = stmts.empty() ? nullptr : As<ir::ReturnStmt>(stmts.back());
     if (ret) stmts.pop_back();
     if (window_) {
-      out.push_back(TiledLoop(stmts, ret));
+      Append(out, TiledLoop(stmts, ret));
     } else {
       for (const auto& p : f_.params) {
         if (entry_loads_.count(p.get())) out.push_back(EntryLoad(p));
@@ -328,14 +481,39 @@ class KernelConverter : public ir::IRMutator {
     auto type = TensorTypeOf(param);
     std::vector<ExprPtr> offsets(type->rank(), ir::Int(0));
     std::vector<ExprPtr> shape = type->shape;
+    std::vector<ExprPtr> valid = type->shape;
+    bool cut = false;
     if (window_) {
-      offsets[window_->axis] = window_->offset;
-      shape[window_->axis] = ir::Int(window_->block);
+      offsets = WindowOffsets(type->shape);
+      for (size_t k = 0; k < shape.size() && k < 2; ++k) {
+        if (!window_->Tiled(k) || ops::IsConstDim(shape[k], 1)) continue;
+        const WindowAxis& axis = window_->axes[k];
+        shape[k] = valid[k] = ir::Int(axis.block);
+        // A dynamic extent's last block is cut short.
+        if (!ir::AsConstInt(axis.extent)) {
+          valid[k] = ops::MinDims(ir::Int(axis.block), ops::SubDims(axis.extent, axis.offset));
+          cut = true;
+        }
+      }
     }
-    CallPtr load = Create("tile.load", {param, IndexList(offsets), IndexList(shape)}, LoadKwargs(param), param->span);
+    RequireStaticTile("tensor parameter '" + param->name_hint + "'", shape, param->span);
+    std::vector<ExprPtr> args = {param, IndexList(offsets), IndexList(shape)};
+    if (cut) args.push_back(IndexList(valid));
+    CallPtr load = Create("tile.load", std::move(args), LoadKwargs(param), param->span);
     VarPtr tile = Var::Make(param->name_hint + "_tile", load->type, param->span);
     param_tiles_[param.get()] = tile;
     return ir::AssignStmt::Make(tile, load, param->span);
+  }
+
+  // On-chip tiles need static extents; a dynamic one has no bound this pass
+  // could justify, so the author gives the block.
+  void RequireStaticTile(const std::string& what, const std::vector<ExprPtr>& shape, const Span& span) const {
+    if (ir::StaticShape(shape)) return;
+    Fail(what + " would become a tile of the dynamic shape " + Dims(shape) +
+             ", but on-chip tiles need static extents and the function is not an element-wise chain this pass "
+             "tiles itself; loop over it with pl.range in blocks of a static size and slice each block (for "
+             "example x[i:i + 64, :]), giving the last block's extents as valid_shape",
+         span);
   }
 
   // The tile holding `e`'s value, if it has one.
@@ -361,6 +539,7 @@ class KernelConverter : public ir::IRMutator {
     // tensor.slice(input, shape, offset[, valid_shape]) -> tile.load(input, offset, shape[, valid_shape])
     std::vector<ExprPtr> args = {VisitExpr(slice.args[0]), VisitExpr(slice.args[2]), VisitExpr(slice.args[1])};
     if (slice.args.size() > 3) args.push_back(VisitExpr(slice.args[3]));
+    if (auto shape = As<ir::MakeTuple>(args[2])) RequireStaticTile("this tensor.slice", shape->elements, slice.span);
     if (auto var = As<Var>(slice.args[0]); var && params_.count(var.get())) read_params_.insert(var.get());
     return args;
   }
@@ -545,7 +724,7 @@ class KernelConverter : public ir::IRMutator {
     MarkWritten(call.args[0]);
     ExprPtr target = CurrentTensor(call.args[0]);
     ExprPtr offsets = VisitExpr(call.args[2]);
-    if (window_) offsets = WindowOffsets(TensorTypeOf(target)->rank());
+    if (window_) offsets = IndexList(WindowOffsets(TensorTypeOf(target)->shape));
     Attrs kwargs;
     if (auto atomic = call.kwargs.Get<int64_t>("atomic")) kwargs.Set("atomic", *atomic);
     CallPtr store = Create("tile.store", {source, offsets, target}, std::move(kwargs), call.span);
@@ -555,10 +734,14 @@ class KernelConverter : public ir::IRMutator {
     stmts.push_back(ir::AssignStmt::Make(var, store, node.span));
   }
 
-  ExprPtr WindowOffsets(size_t rank) const {
-    std::vector<ExprPtr> offsets(rank, ir::Int(0));
-    offsets[window_->axis] = window_->offset;
-    return IndexList(std::move(offsets));
+  // Where the window of a value with `dims` starts in this iteration: at
+  // the block origin along tiled axes, 0 along broadcast (size 1) dims.
+  std::vector<ExprPtr> WindowOffsets(const std::vector<ExprPtr>& dims) const {
+    std::vector<ExprPtr> offsets(dims.size(), ir::Int(0));
+    for (size_t k = 0; k < dims.size() && k < 2; ++k) {
+      if (window_->Tiled(k) && !ops::IsConstDim(dims[k], 1)) offsets[k] = window_->axes[k].offset;
+    }
+    return offsets;
   }
 
   // The parameter a chain of assembles (and loop carries) writes into.
@@ -622,59 +805,38 @@ class KernelConverter : public ir::IRMutator {
   }
 
   // for row, (p..., ret_out...) in pl.range(0, extent, block, init_values=(...)):
-  //     loads; chain; stores; yield
+  //     [for col, ... in pl.range(...):]
+  //         loads; chain; stores; yield
   StmtPtr TiledLoop(const std::vector<StmtPtr>& stmts, const Ref<ir::ReturnStmt>& ret) {
     // Carried tensors: every parameter the chain assembles into, then one Out per returned tile.
-    std::vector<std::pair<const Var*, ir::IterArgPtr>> carried;
     for (const auto& p : f_.params) {
-      if (!WrittenByChain(stmts, p)) continue;
-      auto iter_arg = ir::IterArg::Make(p->name_hint + "_iter", p->type, p, p->span);
-      current_[p.get()] = iter_arg;
-      carried.emplace_back(p.get(), iter_arg);
+      if (WrittenByChain(stmts, p)) Carry(p);
     }
     std::vector<StmtPtr> body;
     for (const auto& p : f_.params) {
       if (entry_loads_.count(p.get())) body.push_back(EntryLoad(p));
     }
     for (const auto& s : stmts) Append(body, VisitStmt(s));
-    std::map<size_t, ir::IterArgPtr> returned_outs;
+    std::map<size_t, const Var*> returned_outs;
     for (size_t k = 0; ret && k < ret->values.size(); ++k) {
       VarPtr tile = TileOf(ret->values[k]);
       if (!tile || param_tiles_.count(As<Var>(ret->values[k]).get())) continue;
       VarPtr out = NewOut(k, ret->span);
-      auto iter_arg = ir::IterArg::Make(out->name_hint + "_iter", out->type, out, ret->span);
-      CallPtr store = Create("tile.store", {tile, WindowOffsets(TileTypeOf(tile)->rank()), iter_arg}, {}, ret->span);
+      ExprPtr target = Carry(out);
+      ExprPtr offsets = IndexList(WindowOffsets(TensorTypeOf(out)->shape));
+      CallPtr store = Create("tile.store", {tile, offsets, target}, {}, ret->span);
       VarPtr stored = Var::Make("ret" + std::to_string(k) + "_block", store->type, ret->span);
       body.push_back(ir::AssignStmt::Make(stored, store, ret->span));
       current_[out.get()] = stored;
-      carried.emplace_back(out.get(), iter_arg);
-      returned_outs[k] = iter_arg;
+      returned_outs[k] = out.get();
     }
-    std::vector<ir::IterArgPtr> iter_args;
-    std::vector<ExprPtr> yields;
-    std::vector<VarPtr> return_vars;
     std::map<const Var*, VarPtr> final_value;
-    for (const auto& [root, iter_arg] : carried) {
-      iter_args.push_back(iter_arg);
-      yields.push_back(current_.at(root));
-      VarPtr rv = Var::Make(root->name_hint + "_final", root->type, f_.span);
-      return_vars.push_back(rv);
-      final_value[root] = rv;
-    }
-    body.push_back(ir::YieldStmt::Make(std::move(yields), f_.span));
-    const int64_t extent = window_->axis == 0 ? window_->rows : window_->cols;
-    Attrs reason;
-    reason.Set("auto_tile_bytes_per_element", window_->bytes_per_element);
-    reason.Set("auto_tile_vec_capacity", window_->capacity);
-    StmtPtr loop =
-        ir::ForStmt::Make(window_->offset, ir::Int(0), ir::Int(extent), ir::Int(window_->block), std::move(iter_args),
-                          ir::SeqStmts::Make(std::move(body), f_.span), std::move(return_vars),
-                          ir::ForKind::Sequential, std::move(reason), f_.span);
+    StmtPtr loop = NestLoops(std::move(body), final_value);
     if (!ret) return loop;
     std::vector<ExprPtr> values;
     for (size_t k = 0; k < ret->values.size(); ++k) {
       if (returned_outs.count(k)) {
-        values.push_back(final_value.at(As<Var>(returned_outs.at(k)->init_value).get()));
+        values.push_back(final_value.at(returned_outs.at(k)));
       } else if (const Var* root = RootParam(ret->values[k]); root && final_value.count(root)) {
         values.push_back(final_value.at(root));
       } else {
@@ -682,6 +844,60 @@ class KernelConverter : public ir::IRMutator {
       }
     }
     return ir::SeqStmts::Make({loop, ir::ReturnStmt::Make(std::move(values), ret->span)}, f_.span);
+  }
+
+  // The tiled axes, outermost loop first.
+  std::vector<size_t> LoopAxes() const {
+    std::vector<size_t> axes;
+    for (size_t k = 0; k < 2; ++k) {
+      if (window_->Tiled(k)) axes.push_back(k);
+    }
+    return axes;
+  }
+
+  // One iter_arg per loop for a tensor the chain writes, each initialised
+  // from the enclosing loop's; the innermost is the tensor's current value.
+  ExprPtr Carry(const VarPtr& root) {
+    std::vector<ir::IterArgPtr> chain;
+    const size_t loops = LoopAxes().size();
+    ExprPtr init = root;
+    for (size_t level = 0; level < loops; ++level) {
+      std::string name = root->name_hint + (level + 1 == loops ? "_iter" : "_row_iter");
+      chain.push_back(ir::IterArg::Make(name, root->type, init, root->span));
+      init = chain.back();
+    }
+    carried_.emplace_back(root.get(), chain);
+    current_[root.get()] = init;
+    return init;
+  }
+
+  // Wraps the innermost body in one loop per tiled axis; `final_value`
+  // receives each carried tensor's value after the outermost loop.
+  StmtPtr NestLoops(std::vector<StmtPtr> body, std::map<const Var*, VarPtr>& final_value) {
+    std::vector<ExprPtr> yields;
+    for (const auto& [root, chain] : carried_) yields.push_back(current_.at(root));
+    body.push_back(ir::YieldStmt::Make(std::move(yields), f_.span));
+    const std::vector<size_t> axes = LoopAxes();
+    StmtPtr loop;
+    for (size_t level = axes.size(); level-- > 0;) {
+      const WindowAxis& axis = window_->axes[axes[level]];
+      std::vector<ir::IterArgPtr> iter_args;
+      std::vector<VarPtr> results;
+      for (const auto& [root, chain] : carried_) {
+        iter_args.push_back(chain[level]);
+        results.push_back(Var::Make(root->name_hint + (level == 0 ? "_final" : "_row"), root->type, f_.span));
+        if (level == 0) final_value[root] = results.back();
+      }
+      std::vector<ExprPtr> passed(results.begin(), results.end());
+      Attrs reason;
+      reason.Set("auto_tile_bytes_per_element", window_->bytes_per_element);
+      reason.Set("auto_tile_vec_capacity", window_->capacity);
+      loop = ir::ForStmt::Make(axis.offset, ir::Int(0), axis.extent, ir::Int(axis.block), std::move(iter_args),
+                               ir::SeqStmts::Make(std::move(body), f_.span), std::move(results),
+                               ir::ForKind::Sequential, std::move(reason), f_.span);
+      body = {loop, ir::YieldStmt::Make(std::move(passed), f_.span)};
+    }
+    return loop;
   }
 
   static bool WrittenByChain(const std::vector<StmtPtr>& stmts, const VarPtr& param) {
@@ -724,17 +940,33 @@ class KernelConverter : public ir::IRMutator {
   MatmulUses matmul_uses_;
   std::unordered_map<const Var*, VarPtr> assembled_from_;  // assemble result -> its target (tiled chains)
   std::unordered_map<const Var*, ExprPtr> current_;        // root tensor -> its latest value in the loop
+  std::vector<std::pair<const Var*, std::vector<ir::IterArgPtr>>> carried_;  // tiled chains: per loop, outermost first
   std::vector<VarPtr> new_outs_;
 };
 
 // ---------------------------------------------------------------- callers
 
-// Orchestration code passes a fresh tensor.create for each Out param a kernel gained.
-class CallerUpdater : public ir::IRMutator {
+using NewOuts = std::map<std::string, std::vector<VarPtr>>;
+
+// Group and Spmd functions run on the cores they launch, where GM tensors
+// cannot be allocated: an Out parameter their callee gained becomes an Out
+// parameter of theirs, passed straight through, and the orchestration code
+// that launches them allocates it.
+bool ForwardsOuts(ir::FunctionType type) {
+  return type == ir::FunctionType::Group || type == ir::FunctionType::Spmd;
+}
+
+// Appends an argument for each Out parameter a callee gained: a fresh
+// tensor.create before the call in orchestration code, a new Out parameter
+// of the enclosing function in a Group or Spmd function.
+class OutArgumentAdder : public ir::IRMutator {
  public:
   using IRMutator::Mutate_;
 
-  explicit CallerUpdater(const std::map<std::string, std::vector<VarPtr>>& new_outs) : new_outs_(new_outs) {}
+  OutArgumentAdder(const NewOuts& new_outs, bool forward) : new_outs_(new_outs), forward_(forward) {}
+
+  // The parameters added to the function being rewritten (forwarding only).
+  const std::vector<VarPtr>& added_params() const { return added_params_; }
 
   StmtPtr Mutate_(const Ref<ir::AssignStmt>& node) override {
     std::vector<StmtPtr> stmts;
@@ -748,7 +980,7 @@ class CallerUpdater : public ir::IRMutator {
   StmtPtr Mutate_(const Ref<ir::EvalStmt>& node) override {
     std::vector<StmtPtr> stmts;
     ExprPtr value = Update(VisitExpr(node->expr), stmts);
-    if (stmts.empty()) return IRMutator::Mutate_(node);
+    if (value == node->expr) return IRMutator::Mutate_(node);
     stmts.push_back(ir::EvalStmt::Make(value, node->span));
     return ir::SeqStmts::Make(std::move(stmts), node->span);
   }
@@ -781,18 +1013,115 @@ class CallerUpdater : public ir::IRMutator {
     auto it = new_outs_.find(call->op->name);
     if (it == new_outs_.end() || it->second.empty()) return value;
     std::vector<ExprPtr> args = call->args;
-    for (const auto& out : it->second) {
-      auto type = As<ir::TensorType>(out->type);
-      CallPtr create = Create("tensor.create", {IndexList(type->shape)}, {{"dtype", type->dtype}}, call->span);
-      VarPtr fresh = Var::Make(out->name_hint, create->type, call->span);
-      stmts.push_back(ir::AssignStmt::Make(fresh, create, call->span));
-      args.push_back(fresh);
-    }
+    for (const auto& out : it->second) args.push_back(forward_ ? ForwardedParam(out) : Created(out, *call, stmts));
     return ir::Call::Make(call->op, std::move(args), call->kwargs, call->type, call->span, call->attrs);
   }
 
-  const std::map<std::string, std::vector<VarPtr>>& new_outs_;
+  static VarPtr Created(const VarPtr& out, const ir::Call& call, std::vector<StmtPtr>& stmts) {
+    auto type = As<ir::TensorType>(out->type);
+    CallPtr create = Create("tensor.create", {IndexList(type->shape)}, {{"dtype", type->dtype}}, call.span);
+    VarPtr fresh = Var::Make(out->name_hint, create->type, call.span);
+    stmts.push_back(ir::AssignStmt::Make(fresh, create, call.span));
+    return fresh;
+  }
+
+  VarPtr ForwardedParam(const VarPtr& out) {
+    VarPtr param = Var::Make(out->name_hint, out->type, out->span);
+    added_params_.push_back(param);
+    return param;
+  }
+
+  const NewOuts& new_outs_;
+  bool forward_;
+  std::vector<VarPtr> added_params_;
 };
+
+// The Group or Spmd function `f` with an Out parameter for each one its
+// callees gained, or `f` itself when they gained none.
+ir::FunctionPtr ForwardOuts(const ir::FunctionPtr& f, const NewOuts& new_outs, std::vector<VarPtr>& added) {
+  OutArgumentAdder adder(new_outs, /*forward=*/true);
+  StmtPtr body = adder.VisitStmt(f->body);
+  added = adder.added_params();
+  if (added.empty()) return f;
+  auto copy = std::make_shared<ir::Function>(*f);
+  copy->body = body;
+  copy->params.insert(copy->params.end(), added.begin(), added.end());
+  copy->param_directions.resize(f->params.size(), ir::ParamDirection::In);
+  copy->param_directions.insert(copy->param_directions.end(), added.size(), ir::ParamDirection::Out);
+  return copy;
+}
+
+// A Group or Spmd parameter passed to a callee parameter that is written
+// (Out or InOut) is written too: its direction follows, so that the code
+// launching the function sees the write.
+ir::FunctionPtr PropagateWrites(const ir::FunctionPtr& f, const std::map<std::string, ir::FunctionPtr>& by_name) {
+  class CallCollector : public ir::IRVisitor {
+   public:
+    using IRVisitor::Visit_;
+    std::vector<Ref<ir::Call>> calls;
+    void Visit_(const Ref<ir::Call>& call) override {
+      if (call->is_function_call()) calls.push_back(call);
+      IRVisitor::Visit_(call);
+    }
+  };
+  CallCollector collector;
+  collector.VisitStmt(f->body);
+  std::vector<ir::ParamDirection> dirs = f->param_directions;
+  dirs.resize(f->params.size(), ir::ParamDirection::In);
+  for (const auto& call : collector.calls) {
+    auto callee = by_name.find(call->op->name);
+    if (callee == by_name.end()) continue;
+    const auto& callee_dirs = callee->second->param_directions;
+    for (size_t a = 0; a < call->args.size() && a < callee_dirs.size(); ++a) {
+      auto it = std::find(f->params.begin(), f->params.end(), As<Var>(call->args[a]));
+      if (it == f->params.end() || callee_dirs[a] == ir::ParamDirection::In) continue;
+      ir::ParamDirection& dir = dirs[static_cast<size_t>(it - f->params.begin())];
+      if (callee_dirs[a] == ir::ParamDirection::InOut || dir == ir::ParamDirection::InOut) {
+        dir = ir::ParamDirection::InOut;
+      } else {
+        dir = ir::ParamDirection::Out;
+      }
+    }
+  }
+  if (dirs == f->param_directions) return f;
+  auto copy = std::make_shared<ir::Function>(*f);
+  copy->param_directions = std::move(dirs);
+  return copy;
+}
+
+// Forwards new Out parameters through Group and Spmd functions (which may
+// launch one another) until nothing changes, then allocates them in every
+// other caller.
+std::vector<ir::FunctionPtr> UpdateCallers(const std::vector<ir::FunctionPtr>& functions, NewOuts new_outs) {
+  std::vector<ir::FunctionPtr> result = functions;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = 0; i < functions.size(); ++i) {
+      if (!ForwardsOuts(functions[i]->func_type)) continue;
+      std::vector<VarPtr> added;
+      result[i] = ForwardOuts(functions[i], new_outs, added);
+      auto& known = new_outs[functions[i]->name];
+      changed |= added.size() != known.size();
+      known = std::move(added);
+    }
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    std::map<std::string, ir::FunctionPtr> by_name;
+    for (const auto& f : result) by_name[f->name] = f;
+    for (auto& f : result) {
+      if (!ForwardsOuts(f->func_type)) continue;
+      ir::FunctionPtr updated = PropagateWrites(f, by_name);
+      changed |= updated != f;
+      f = updated;
+    }
+  }
+  OutArgumentAdder creator(new_outs, /*forward=*/false);
+  for (auto& f : result) {
+    if (!ir::IsCoreKernel(f->func_type) && !ForwardsOuts(f->func_type)) f = creator.VisitFunction(f);
+  }
+  return result;
+}
 
 }  // namespace
 
@@ -815,7 +1144,7 @@ int64_t ReadVecCapacityOption(const pass::PassOptions& options, int64_t current)
 
 ir::ProgramPtr ConvertTensorToTileOps(const ir::ProgramPtr& program, int64_t vec_capacity_bytes) {
   std::vector<ir::FunctionPtr> functions;
-  std::map<std::string, std::vector<VarPtr>> new_outs;
+  NewOuts new_outs;
   for (const auto& f : program->functions) {
     if (!ir::IsCoreKernel(f->func_type)) {
       functions.push_back(f);
@@ -825,12 +1154,8 @@ ir::ProgramPtr ConvertTensorToTileOps(const ir::ProgramPtr& program, int64_t vec
     functions.push_back(converter.Convert());
     new_outs[f->name] = converter.new_outs();
   }
-  CallerUpdater callers(new_outs);
-  for (auto& f : functions) {
-    if (!ir::IsCoreKernel(f->func_type)) f = callers.VisitFunction(f);
-  }
   auto copy = std::make_shared<ir::Program>(*program);
-  copy->functions = std::move(functions);
+  copy->functions = UpdateCallers(functions, std::move(new_outs));
   return copy;
 }
 

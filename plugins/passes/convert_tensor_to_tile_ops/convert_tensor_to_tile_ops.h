@@ -1,6 +1,7 @@
 // ConvertTensorToTileOps: lowers tensor-level ops inside InCore/AIC/AIV
 // functions to tile.load, tile ops and tile.store; tiles element-wise chains
-// whose whole-array tiles would not fit in Vec. See README.md for the rules.
+// that would not fit in Vec whole, or have dynamic extents, into loops over
+// static blocks. See README.md for the rules.
 #pragma once
 
 #include <cstdint>

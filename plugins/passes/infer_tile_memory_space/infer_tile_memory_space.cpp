@@ -4,13 +4,17 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
+#include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "pypto/backend/platform.h"
 #include "pypto/ir/mutator.h"
 #include "pypto/ir/visitor.h"
 #include "pypto/ops/registry.h"
+#include "pypto/pass/context.h"
 #include "pypto/support/error.h"
 
 namespace pypto::passes {
@@ -328,7 +332,8 @@ class SpaceRewriter : public ir::IRMutator {
  public:
   using IRMutator::Mutate_;
 
-  SpaceRewriter(const ir::Function& function, const SpaceMap& spaces) : function_(function), spaces_(spaces) {
+  SpaceRewriter(const ir::Function& function, const SpaceMap& spaces, const backend::Platform& platform)
+      : function_(function), spaces_(spaces), platform_(platform) {
     moves_.emplace_back();
   }
 
@@ -411,7 +416,9 @@ class SpaceRewriter : public ir::IRMutator {
       ExprPtr value = VisitExpr(node->values[i]);
       OptionalSpace target = !targets_.empty() && i < targets_.back().size() ? targets_.back()[i] : std::nullopt;
       auto var = TileVar(value);
-      if (target && var && DeclaredSpace(var->type) != target) value = MoveTo(var, *target, node->span, stmts);
+      if (target && var && DeclaredSpace(var->type) != target) {
+        value = MoveTo(var, *target, "the loop or branch result it is yielded to", node->span, stmts);
+      }
       changed |= value != node->values[i];
       values.push_back(value);
     }
@@ -448,7 +455,8 @@ class SpaceRewriter : public ir::IRMutator {
       if (allowed != nullptr && !allowed->empty() && space && !Contains(*allowed, *space)) {
         auto var = TileVar(arg);
         if (!var) RejectNestedOperand(call, def, i);
-        arg = MoveTo(var, allowed->front(), call.span, stmts);
+        arg = MoveTo(var, allowed->front(), "argument '" + ArgName(def, i) + "' of " + call.op->name, call.span,
+                     stmts);
       }
       args.push_back(arg);
     }
@@ -475,44 +483,186 @@ class SpaceRewriter : public ir::IRMutator {
                 call.span);
   }
 
-  VarPtr MoveTo(const VarPtr& var, MemorySpace space, const Span& span, std::vector<StmtPtr>& stmts) {
-    const auto key = std::make_pair(var.get(), space);
+  // `var` in `space`: a tile.move per step of the platform's path there
+  // (Acc -> Mat -> Left, say), each made once per block and reused.
+  VarPtr MoveTo(const VarPtr& var, MemorySpace space, const std::string& consumer, const Span& span,
+                std::vector<StmtPtr>& stmts) {
+    MemorySpace from = *DeclaredSpace(var->type);
+    auto path = platform_.MovePath(from, space);
+    if (!path) RejectMove(var, from, space, consumer, span);
+    VarPtr current = var;
+    for (size_t step = 1; step < path->size(); ++step) current = MoveStep(var, current, (*path)[step], span, stmts);
+    return current;
+  }
+
+  VarPtr MoveStep(const VarPtr& original, const VarPtr& current, MemorySpace space, const Span& span,
+                  std::vector<StmtPtr>& stmts) {
+    const auto key = std::make_pair(original.get(), space);
     for (auto scope = moves_.rbegin(); scope != moves_.rend(); ++scope) {
       auto it = scope->find(key);
       if (it != scope->end()) return it->second;
     }
     ir::CallPtr move =
-        ops::OpRegistry::Global().Create("tile.move", {var}, {{"target_memory", ir::EnumAttr::Of(space)}}, span);
-    VarPtr moved = Var::Make(var->name_hint + "_" + ir::ToString(space), move->type, span);
+        ops::OpRegistry::Global().Create("tile.move", {current}, {{"target_memory", ir::EnumAttr::Of(space)}}, span);
+    VarPtr moved = Var::Make(original->name_hint + "_" + ir::ToString(space), move->type, span);
     stmts.push_back(ir::AssignStmt::Make(moved, move, span));
     moves_.back()[key] = moved;
     return moved;
   }
 
+  [[noreturn]] void RejectMove(const VarPtr& var, MemorySpace from, MemorySpace to, const std::string& consumer,
+                               const Span& span) const {
+    auto list = [](const std::vector<std::pair<MemorySpace, MemorySpace>>& pairs) {
+      std::string text;
+      for (const auto& [a, b] : pairs) text += std::string(text.empty() ? "" : ", ") + ir::ToString(a) + "->" + ir::ToString(b);
+      return text.empty() ? std::string("none") : text;
+    };
+    throw Error(ErrorKind::kValue,
+                std::string(kPass) + ": in function '" + function_.name + "', " + consumer + " needs '" +
+                    var->name_hint + "' in " + ir::ToString(to) + ", but it is in " + ir::ToString(from) +
+                    " and platform '" + platform_.name + "' has no way from " + ir::ToString(from) + " to " +
+                    ir::ToString(to) + " (its moves: " + list(platform_.moves) + "; core transfers: " +
+                    list(platform_.core_transfers) + "); produce the value where it can reach " +
+                    ir::ToString(to) + ", or store it to a tensor with tile.store and tile.load it back",
+                span);
+  }
+
   const ir::Function& function_;
   const SpaceMap& spaces_;
+  const backend::Platform& platform_;
   std::vector<std::map<std::pair<const Var*, MemorySpace>, VarPtr>> moves_;  // per block, innermost last
   std::vector<std::vector<OptionalSpace>> targets_;                          // spaces the innermost yield assigns
 };
 
-ir::FunctionPtr InferFunction(const ir::FunctionPtr& function) {
+// ---------------------------------------------------------------- hoist
+
+// Every variable a statement binds, at any depth.
+class DefinedVars : public ir::IRVisitor {
+ public:
+  std::set<const Var*> vars;
+  void VisitVarDef(const VarPtr& var) override {
+    vars.insert(var.get());
+    IRVisitor::VisitVarDef(var);
+  }
+};
+
+// How a loop body uses each variable: as the tensor of a tile.load, as the
+// source of a move into Left or Right, or otherwise.
+class UseCounter : public ir::IRVisitor {
+ public:
+  using IRVisitor::Visit_;
+  std::map<const Var*, int> loads;
+  std::map<const Var*, int> to_l0;
+  std::map<const Var*, int> all;
+
+  void Visit_(const Ref<ir::Call>& call) override {
+    if (!call->args.empty()) {
+      if (auto first = As<Var>(call->args[0])) {
+        if (call->op->name == "tile.load") ++loads[first.get()];
+        auto target = call->kwargs.GetEnum<MemorySpace>("target_memory");
+        if (call->op->name == "tile.move" && (target == MemorySpace::Left || target == MemorySpace::Right)) {
+          ++to_l0[first.get()];
+        }
+      }
+    }
+    IRVisitor::Visit_(call);
+  }
+  void Visit_(const Ref<Var>& var) override { ++all[var.get()]; }
+  void Visit_(const Ref<ir::IterArg>& var) override { ++all[var.get()]; }
+};
+
+// A matmul operand loaded from GM into Mat inside a loop, from a tensor the
+// loop never writes at a window that does not depend on the loop, is the
+// same every iteration: it is loaded once before the loop instead. Only this
+// pattern moves; L0 copies and everything else stay where they are.
+class InvariantMatLoadHoister : public ir::IRMutator {
+ public:
+  using IRMutator::Mutate_;
+
+  StmtPtr Mutate_(const Ref<ir::SeqStmts>& node) override {
+    std::vector<StmtPtr> stmts;
+    bool changed = false;
+    for (const auto& child : node->stmts) {
+      StmtPtr updated = VisitStmt(child);
+      changed |= updated != child;
+      auto seq = updated != child ? As<ir::SeqStmts>(updated) : nullptr;
+      if (seq) {
+        stmts.insert(stmts.end(), seq->stmts.begin(), seq->stmts.end());
+      } else {
+        stmts.push_back(updated);
+      }
+    }
+    return changed ? ir::SeqStmts::Make(std::move(stmts), node->span) : node;
+  }
+
+  StmtPtr Mutate_(const Ref<ir::ForStmt>& node) override {
+    StmtPtr visited = IRMutator::Mutate_(node);
+    auto loop = As<ir::ForStmt>(visited);
+    if (!loop) return visited;
+    DefinedVars defined;
+    defined.VisitVarDef(loop->loop_var);
+    for (const auto& iter_arg : loop->iter_args) defined.VisitVarDef(iter_arg);
+    defined.VisitStmt(loop->body);
+    UseCounter uses;
+    uses.VisitStmt(loop->body);
+    std::vector<StmtPtr> hoisted;
+    std::vector<StmtPtr> kept;
+    for (const auto& stmt : ir::Flatten(loop->body)) {
+      (Hoistable(stmt, defined.vars, uses) ? hoisted : kept).push_back(stmt);
+    }
+    if (hoisted.empty()) return visited;
+    auto copy = std::make_shared<ir::ForStmt>(*loop);
+    copy->body = ir::SeqStmts::Make(std::move(kept), loop->body->span);
+    hoisted.push_back(copy);
+    return ir::SeqStmts::Make(std::move(hoisted), loop->span);
+  }
+
+ private:
+  static bool Hoistable(const StmtPtr& stmt, const std::set<const Var*>& defined, const UseCounter& uses) {
+    auto assign = As<ir::AssignStmt>(stmt);
+    auto call = assign ? As<ir::Call>(assign->value) : nullptr;
+    if (!call || call->op->name != "tile.load" || call->args.empty()) return false;
+    if (call->kwargs.GetEnum<MemorySpace>("target_memory") != MemorySpace::Mat) return false;
+    auto tensor = As<Var>(call->args[0]);
+    if (!tensor || Count(uses.all, tensor.get()) != Count(uses.loads, tensor.get())) return false;
+    const Var* tile = assign->var.get();
+    if (Count(uses.all, tile) == 0 || Count(uses.all, tile) != Count(uses.to_l0, tile)) return false;
+    class FreeVars : public ir::IRVisitor {
+     public:
+      using IRVisitor::Visit_;
+      std::set<const Var*> used;
+      void Visit_(const Ref<Var>& var) override { used.insert(var.get()); }
+      void Visit_(const Ref<ir::IterArg>& var) override { used.insert(var.get()); }
+    } free_vars;
+    free_vars.VisitExpr(call);
+    return std::none_of(free_vars.used.begin(), free_vars.used.end(),
+                        [&](const Var* v) { return defined.count(v) > 0; });
+  }
+
+  static int Count(const std::map<const Var*, int>& counts, const Var* var) {
+    auto it = counts.find(var);
+    return it == counts.end() ? 0 : it->second;
+  }
+};
+
+ir::FunctionPtr InferFunction(const ir::FunctionPtr& function, const backend::Platform& platform) {
   DemandCollector demands;
   demands.VisitStmt(function->body);
   demands.Propagate();
   SpaceAssigner assigner(*function, demands.demands);
   assigner.AssignParams();
   assigner.VisitStmt(function->body);
-  SpaceRewriter rewriter(*function, assigner.spaces);
-  return rewriter.VisitFunction(function);
+  SpaceRewriter rewriter(*function, assigner.spaces, platform);
+  return InvariantMatLoadHoister().VisitFunction(rewriter.VisitFunction(function));
 }
 
 }  // namespace
 
-ir::ProgramPtr InferTileMemorySpacePass::Run(const ir::ProgramPtr& program, pass::PassContext& /*ctx*/) {
+ir::ProgramPtr InferTileMemorySpacePass::Run(const ir::ProgramPtr& program, pass::PassContext& ctx) {
   std::vector<ir::FunctionPtr> functions;
   bool changed = false;
   for (const auto& function : program->functions) {
-    ir::FunctionPtr updated = ir::IsCoreKernel(function->func_type) ? InferFunction(function) : function;
+    ir::FunctionPtr updated = ir::IsCoreKernel(function->func_type) ? InferFunction(function, ctx.platform()) : function;
     changed |= updated != function;
     functions.push_back(updated);
   }

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <map>
 #include <memory>
+#include <optional>
+#include <string>
 #include <set>
 #include <unordered_map>
 #include <utility>
@@ -12,6 +14,7 @@
 #include "pypto/ir/mutator.h"
 #include "pypto/ir/visitor.h"
 #include "pypto/ops/registry.h"
+#include "pypto/ops/type_rules.h"
 #include "pypto/support/error.h"
 
 namespace pypto::passes {
@@ -59,6 +62,82 @@ std::vector<ExprPtr> TrailingYield(const StmtPtr& body) {
   return yield ? yield->values : std::vector<ExprPtr>{};
 }
 
+std::string Where(const VarPtr& var) { return var->span.known() ? " (at " + var->span.ToString() + ")" : ""; }
+
+// How a tile's elements lie in its buffer: one after another by rows or by
+// columns, or in fractal blocks (the NZ layouts of Mat, Left, Right, Acc),
+// where a window is not one stretch of bytes.
+enum class StorageOrder { kRowMajor, kColMajor, kFractal };
+
+StorageOrder OrderOf(const ir::TileType& tile, const std::vector<int64_t>& shape) {
+  bool vector_shaped = shape.size() == 2 && (shape[0] == 1 || shape[1] == 1);
+  if (vector_shaped || shape.size() < 2) return StorageOrder::kRowMajor;
+  if (tile.slayout && *tile.slayout != ir::TileLayout::NoneBox) return StorageOrder::kFractal;
+  if (tile.blayout == ir::TileLayout::ColMajor) return StorageOrder::kColMajor;
+  if (tile.blayout == ir::TileLayout::RowMajor) return StorageOrder::kRowMajor;
+  return tile.memory_space == MemorySpace::Vec ? StorageOrder::kRowMajor : StorageOrder::kFractal;
+}
+
+ExprPtr Times(const ExprPtr& e, int64_t factor) {
+  if (auto value = ir::AsConstInt(e)) return ir::Int(*value * factor);
+  if (factor == 1) return e;
+  return ir::BinaryExpr::Make(ir::BinaryOp::Mul, e, ir::Int(factor));
+}
+
+ExprPtr Plus(const ExprPtr& a, const ExprPtr& b) {
+  auto x = ir::AsConstInt(a);
+  auto y = ir::AsConstInt(b);
+  if (x && y) return ir::Int(*x + *y);
+  if (x == 0) return b;
+  if (y == 0) return a;
+  return ir::BinaryExpr::Make(ir::BinaryOp::Add, a, b);
+}
+
+// Where a view starts in its source's storage (bytes from the source's
+// start) and how many bytes from there it spans.
+struct ViewPlace {
+  ExprPtr offset;
+  int64_t footprint = 0;
+};
+
+// The place of `view = tile.slice(source, shape, offset)`, or nullopt when a
+// shape is not static (InitMemRef reports that tile). A window of a fractal
+// layout at a non-zero origin is not one stretch of bytes: an error.
+std::optional<ViewPlace> SlicePlace(const ir::Call& slice, const VarPtr& source, const VarPtr& view,
+                                    const std::string& function) {
+  auto type = TileTypeOf(source);
+  auto shape = ir::StaticShape(type->shape);
+  auto window = ir::StaticShape(TileTypeOf(view)->shape);
+  auto origin = As<ir::MakeTuple>(slice.args[2]);
+  if (!shape || !window || !origin || origin->elements.size() != shape->size()) return std::nullopt;
+  const size_t rank = shape->size();
+  StorageOrder order = OrderOf(*type, *shape);
+  std::vector<int64_t> strides(rank, 1);
+  for (size_t k = 0; k + 1 < rank; ++k) {
+    size_t inner = order == StorageOrder::kColMajor ? k + 1 : rank - 2 - k;
+    size_t outer = order == StorageOrder::kColMajor ? k : rank - 1 - k;
+    strides[inner] = strides[outer] * (*shape)[outer];
+  }
+  const int64_t bytes = type->dtype.StorageBytes(1);
+  ExprPtr offset = ir::Int(0);
+  int64_t last = 0;
+  bool at_origin = true;
+  for (size_t k = 0; k < rank; ++k) {
+    offset = Plus(offset, Times(origin->elements[k], strides[k] * bytes));
+    at_origin = at_origin && ir::AsConstInt(origin->elements[k]) == 0;
+    last += ((*window)[k] - 1) * strides[k];
+  }
+  if (order == StorageOrder::kFractal && !at_origin) {
+    throw Error(ErrorKind::kValue,
+                "InitMemRef: tile.slice '" + view->name_hint + "' in function '" + function + "'" + Where(view) +
+                    " takes a window of '" + source->name_hint + "', whose " + ir::ToString(*type->memory_space) +
+                    " layout stores elements in fractal blocks, at a non-zero origin: the window is not one "
+                    "stretch of the buffer, so it cannot be a view; copy it out with tile.extract instead",
+                view->span);
+  }
+  return ViewPlace{offset, type->dtype.StorageBytes(last + 1)};
+}
+
 class UnionFind {
  public:
   void Add(const ir::Var* v) { parent_.emplace(v, v); }
@@ -75,11 +154,15 @@ class UnionFind {
   std::unordered_map<const ir::Var*, const ir::Var*> parent_;
 };
 
-// Every tile variable of a function in definition order, and the groups of
-// tiles that must sit in one buffer.
+// Every tile variable of a function in definition order, the groups of
+// tiles that must sit in one buffer, and where in its buffer each tile
+// starts: a view at its place in the source, every other sharer where the
+// tile it shares with starts.
 class BufferGrouper : public ir::IRVisitor {
  public:
   using IRVisitor::Visit_;
+
+  explicit BufferGrouper(std::string function) : function_(std::move(function)) {}
 
   std::vector<VarPtr> tiles;
   UnionFind groups;
@@ -95,7 +178,18 @@ class BufferGrouper : public ir::IRVisitor {
   void Visit_(const Ref<ir::AssignStmt>& stmt) override {
     IRVisitor::Visit_(stmt);
     if (!TileTypeOf(stmt->var)) return;
-    if (auto source = SharedSource(stmt->value)) groups.Union(source.get(), stmt->var.get());
+    auto source = SharedSource(stmt->value);
+    if (!source) return;
+    groups.Union(source.get(), stmt->var.get());
+    Place place{source, ir::Int(0), 0};
+    auto call = As<ir::Call>(stmt->value);
+    if (call && call->callee_name() == "tile.slice") {
+      if (auto view = SlicePlace(*call, source, stmt->var, function_)) {
+        place.offset = view->offset;
+        place.footprint = view->footprint;
+      }
+    }
+    places_[stmt->var.get()] = place;
   }
 
   void Visit_(const Ref<ir::ForStmt>& loop) override {
@@ -111,32 +205,82 @@ class BufferGrouper : public ir::IRVisitor {
   // Only one branch runs, so each phi and the values both branches yield for it share.
   void Visit_(const Ref<ir::IfStmt>& stmt) override {
     IRVisitor::Visit_(stmt);
-    for (const auto& branch : {stmt->then_body, stmt->else_body}) {
-      JoinEach(TrailingYield(branch), stmt->return_vars);
+    std::vector<ExprPtr> then_values = TrailingYield(stmt->then_body);
+    JoinEach(then_values, stmt->return_vars, /*define=*/true);
+    JoinEach(TrailingYield(stmt->else_body), stmt->return_vars, /*define=*/false);
+  }
+
+  // Where `tile` starts in its buffer, in bytes from the buffer's start.
+  ExprPtr OffsetOf(const VarPtr& tile) {
+    auto known = offsets_.find(tile.get());
+    if (known != offsets_.end()) return known->second;
+    auto place = places_.find(tile.get());
+    ExprPtr offset = place == places_.end() ? ir::Int(0) : Plus(OffsetOf(place->second.source), place->second.offset);
+    offsets_[tile.get()] = offset;
+    return offset;
+  }
+
+  // The bytes a view spans from its start; 0 for tiles that are not views.
+  int64_t FootprintOf(const VarPtr& tile) const {
+    auto place = places_.find(tile.get());
+    return place == places_.end() ? 0 : place->second.footprint;
+  }
+
+  // Tiles that share one storage place by being one value (a loop's yield
+  // and its iter_arg, a branch's yield and the phi) must start at one offset.
+  void CheckOffsets() {
+    for (const auto& [a, b] : same_place_) {
+      ExprPtr x = OffsetOf(a);
+      ExprPtr y = OffsetOf(b);
+      if (ops::SameDim(x, y)) continue;
+      throw Error(ErrorKind::kValue,
+                  "InitMemRef: tiles '" + a->name_hint + "' and '" + b->name_hint + "' in function '" + function_ +
+                      "' are one loop-carried or branch value but start at different places of their buffer (byte " +
+                      ops::DimString(x) + " and byte " + ops::DimString(y) +
+                      "): one of them is a tile.slice window; carry whole tiles, or copy the window out with "
+                      "tile.extract",
+                  b->span);
     }
   }
 
  private:
+  struct Place {
+    VarPtr source;
+    ExprPtr offset;     // bytes from the source's start
+    int64_t footprint;  // bytes a view spans; 0 when it spans what its source does
+  };
+
   // A loop's init value, iter_arg, yielded value and return var are one carried buffer.
   void JoinCarried(const std::vector<ir::IterArgPtr>& iter_args, const StmtPtr& body,
                    const std::vector<VarPtr>& return_vars) {
     std::vector<VarPtr> carried(iter_args.begin(), iter_args.end());
     std::vector<ExprPtr> inits;
     for (const auto& iter_arg : iter_args) inits.push_back(iter_arg->init_value);
-    JoinEach(inits, carried);
-    JoinEach(TrailingYield(body), carried);
-    JoinEach(std::vector<ExprPtr>(return_vars.begin(), return_vars.end()), carried);
+    JoinEach(inits, carried, /*define=*/true);
+    JoinEach(TrailingYield(body), carried, /*define=*/false);
+    JoinEach(std::vector<ExprPtr>(carried.begin(), carried.end()), return_vars, /*define=*/true);
   }
 
-  void JoinEach(const std::vector<ExprPtr>& values, const std::vector<VarPtr>& targets) {
+  // Each target shares with its value; with `define` the target starts
+  // where the value does, else the two must start at one place.
+  void JoinEach(const std::vector<ExprPtr>& values, const std::vector<VarPtr>& targets, bool define) {
     for (size_t i = 0; i < values.size() && i < targets.size(); ++i) {
       auto value = TileVar(values[i]);
-      if (value && TileTypeOf(targets[i])) groups.Union(targets[i].get(), value.get());
+      if (!value || !TileTypeOf(targets[i])) continue;
+      groups.Union(targets[i].get(), value.get());
+      if (define) {
+        places_[targets[i].get()] = Place{value, ir::Int(0), 0};
+      } else {
+        same_place_.emplace_back(targets[i], value);
+      }
     }
   }
-};
 
-std::string Where(const VarPtr& var) { return var->span.known() ? " (at " + var->span.ToString() + ")" : ""; }
+  std::string function_;
+  std::unordered_map<const ir::Var*, Place> places_;  // tile -> the tile it starts relative to
+  std::unordered_map<const ir::Var*, ExprPtr> offsets_;
+  std::vector<std::pair<VarPtr, VarPtr>> same_place_;
+};
 
 std::string LowerName(MemorySpace space) {
   std::string name = ir::ToString(space);
@@ -247,9 +391,10 @@ bool AlreadyHasMemRefs(const std::vector<VarPtr>& tiles, const std::string& func
 }
 
 FunctionPtr AttachMemRefs(const FunctionPtr& function) {
-  BufferGrouper grouper;
+  BufferGrouper grouper(function->name);
   grouper.VisitFunction(function);
   if (grouper.tiles.empty() || AlreadyHasMemRefs(grouper.tiles, function->name)) return function;
+  grouper.CheckOffsets();
 
   std::unordered_map<const ir::Var*, ir::MemRefPtr> memrefs;
   std::vector<StmtPtr> allocs;
@@ -264,7 +409,23 @@ FunctionPtr AttachMemRefs(const FunctionPtr& function) {
     allocs.push_back(ir::AssignStmt::Make(
         base, ops::OpRegistry::Global().Create("tile.alloc", {ir::Int(buffer.bytes)}, kwargs, function->span),
         function->span));
-    for (const auto& tile : buffer.tiles) memrefs[tile.get()] = memref;
+    // A tile that starts inside the buffer (a tile.slice window) gets a MemRef
+    // of its own on the same base, at its byte offset.
+    std::map<std::string, ir::MemRefPtr> views;
+    for (const auto& tile : buffer.tiles) {
+      ExprPtr offset = grouper.OffsetOf(tile);
+      if (ir::AsConstInt(offset) == 0) {
+        memrefs[tile.get()] = memref;
+        continue;
+      }
+      auto& view = views[ops::DimString(offset)];
+      if (!view) {
+        int64_t footprint = grouper.FootprintOf(tile);
+        view = ir::MemRef::Make(memref->name_hint + "_view" + std::to_string(views.size() - 1), buffer.space, base,
+                                offset, footprint > 0 ? footprint : BytesOf(tile, function->name), function->span);
+      }
+      memrefs[tile.get()] = view;
+    }
   }
   if (allocs.empty()) return function;
 

@@ -24,13 +24,23 @@ using ir::VarPtr;
 
 namespace {
 
-// When one buffer is in use, in statement positions of the function.
+// When one buffer is in use, in statement positions of the function. A
+// buffer is one allocation: the MemRef of the whole buffer and those of the
+// tile.slice views inside it, which live and move with it.
 struct Lifetime {
-  MemRefPtr memref;
+  MemRefPtr memref;               // the first MemRef seen: the whole buffer
+  std::vector<MemRefPtr> views;   // the others, at their offsets inside it
+  int64_t size = 0;               // bytes the buffer spans
   int64_t start = -1;  // the first definition of a tile in the buffer
   int64_t end = -1;    // the last use, stretched to the end of loops that use it from outside
   bool defined_not_inplace_safe = false;  // the op of the first definition must not write over its inputs
 };
+
+// The allocation a MemRef belongs to: its base, or the MemRef itself before
+// it has one.
+const void* BufferKey(const MemRefPtr& memref) {
+  return memref->base ? static_cast<const void*>(memref->base.get()) : memref.get();
+}
 
 // Numbers the statements in program order and records, per buffer, its first
 // definition and last use. A loop takes one position where its iter_args are
@@ -39,8 +49,8 @@ class LifetimeCollector : public ir::IRVisitor {
  public:
   using IRVisitor::Visit_;
 
-  std::map<const ir::MemRef*, Lifetime> lifetimes;
-  std::vector<const ir::MemRef*> order;  // buffers by first definition
+  std::map<const void*, Lifetime> lifetimes;  // by BufferKey
+  std::vector<const void*> order;             // buffers by first definition
 
   void VisitFunction(const FunctionPtr& function) override {
     for (const auto& param : function->params) Define(param, nullptr);
@@ -112,12 +122,19 @@ class LifetimeCollector : public ir::IRVisitor {
     def_depth_[var.get()] = loops_.size();
     MemRefPtr memref = ir::MemRefOf(var);
     if (!memref) return;
-    auto [it, inserted] = lifetimes.emplace(memref.get(), Lifetime{memref, position_, position_, false});
+    auto [it, inserted] = lifetimes.emplace(BufferKey(memref), Lifetime{memref, {}, memref->size, position_, position_});
+    Lifetime& lifetime = it->second;
     if (inserted) {
-      order.push_back(memref.get());
-      it->second.defined_not_inplace_safe = NotInplaceSafe(call);
+      order.push_back(BufferKey(memref));
+      lifetime.defined_not_inplace_safe = NotInplaceSafe(call);
+    } else if (memref != lifetime.memref &&
+               std::find(lifetime.views.begin(), lifetime.views.end(), memref) == lifetime.views.end()) {
+      lifetime.views.push_back(memref);
+      auto offset = ir::AsConstInt(memref->byte_offset);
+      auto start = ir::AsConstInt(lifetime.memref->byte_offset);
+      if (offset && start) lifetime.size = std::max(lifetime.size, *offset - *start + memref->size);
     }
-    it->second.end = std::max(it->second.end, position_);
+    lifetime.end = std::max(lifetime.end, position_);
   }
 
   // A value defined outside a loop and read inside it is read again by every
@@ -125,17 +142,17 @@ class LifetimeCollector : public ir::IRVisitor {
   void Use(const VarPtr& var) {
     MemRefPtr memref = ir::MemRefOf(var);
     if (!memref) return;
-    auto it = lifetimes.find(memref.get());
+    auto it = lifetimes.find(BufferKey(memref));
     if (it == lifetimes.end()) return;
     it->second.end = std::max(it->second.end, position_);
     auto depth = def_depth_.find(var.get());
     size_t defined_at = depth == def_depth_.end() ? 0 : depth->second;
-    for (size_t i = defined_at; i < loops_.size(); ++i) pending_[loops_[i].get()].push_back(memref.get());
+    for (size_t i = defined_at; i < loops_.size(); ++i) pending_[loops_[i].get()].push_back(BufferKey(memref));
   }
 
   void StretchUsesFromOutside(const std::shared_ptr<Loop>& loop) {
-    for (const ir::MemRef* memref : pending_[loop.get()]) {
-      auto& lifetime = lifetimes.at(memref);
+    for (const void* buffer : pending_[loop.get()]) {
+      auto& lifetime = lifetimes.at(buffer);
       lifetime.end = std::max(lifetime.end, loop->end);
     }
     pending_.erase(loop.get());
@@ -150,7 +167,7 @@ class LifetimeCollector : public ir::IRVisitor {
   int64_t position_ = 0;
   std::vector<std::shared_ptr<Loop>> loops_;
   std::unordered_map<const ir::Var*, size_t> def_depth_;  // loops around each definition
-  std::unordered_map<const Loop*, std::vector<const ir::MemRef*>> pending_;
+  std::unordered_map<const Loop*, std::vector<const void*>> pending_;
 };
 
 // `later` may take the storage of `earlier` when `earlier` is dead before
@@ -168,15 +185,31 @@ struct Slot {
   std::vector<const Lifetime*> members;
 };
 
+// `view` of a buffer moved onto the buffer `kept`: same place inside it.
+MemRefPtr Rebased(const MemRefPtr& view, const Lifetime& from, const MemRefPtr& kept, size_t index) {
+  auto offset = ir::AsConstInt(view->byte_offset);
+  int64_t shift = ir::AsConstInt(kept->byte_offset).value_or(0) - ir::AsConstInt(from.memref->byte_offset).value_or(0);
+  ExprPtr moved = view->byte_offset;
+  if (offset) {
+    moved = ir::Int(*offset + shift);
+  } else if (shift != 0) {
+    moved = ir::BinaryExpr::Make(ir::BinaryOp::Add, ir::Int(shift), view->byte_offset);
+  }
+  return ir::MemRef::Make(kept->name_hint + "_view" + std::to_string(index), view->memory_space, kept->base, moved,
+                          view->size, view->span);
+}
+
 // First-fit-decreasing: the largest buffers pick first; each joins the first
-// slot of its space whose buffers it overlaps with none of.
+// slot of its space whose buffers it overlaps with none of. A buffer that
+// joins a slot takes its MemRef; its views move onto the slot's base.
 std::unordered_map<const ir::MemRef*, MemRefPtr> PackBuffers(const LifetimeCollector& collector) {
   std::vector<const Lifetime*> by_size;
-  for (const ir::MemRef* memref : collector.order) by_size.push_back(&collector.lifetimes.at(memref));
+  for (const void* buffer : collector.order) by_size.push_back(&collector.lifetimes.at(buffer));
   std::stable_sort(by_size.begin(), by_size.end(),
-                   [](const Lifetime* a, const Lifetime* b) { return a->memref->size > b->memref->size; });
+                   [](const Lifetime* a, const Lifetime* b) { return a->size > b->size; });
   std::map<ir::MemorySpace, std::vector<Slot>> slots;
   std::unordered_map<const ir::MemRef*, MemRefPtr> replacement;
+  std::unordered_map<const Lifetime*, size_t> views_per_slot;
   for (const Lifetime* buffer : by_size) {
     auto& space_slots = slots[buffer->memref->memory_space];
     auto fits = [&](const Slot& slot) {
@@ -189,7 +222,12 @@ std::unordered_map<const ir::MemRef*, MemRefPtr> PackBuffers(const LifetimeColle
       continue;
     }
     slot->members.push_back(buffer);
-    replacement[buffer->memref.get()] = slot->members.front()->memref;
+    const Lifetime* leader = slot->members.front();
+    replacement[buffer->memref.get()] = leader->memref;
+    for (const auto& view : buffer->views) {
+      size_t index = leader->views.size() + views_per_slot[leader]++;
+      replacement[view.get()] = Rebased(view, *buffer, leader->memref, index);
+    }
   }
   return replacement;
 }

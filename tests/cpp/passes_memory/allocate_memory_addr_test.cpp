@@ -104,6 +104,32 @@ TEST(AllocateMemoryAddr, ReuseShrinksTheFootprint) {
                                 {"mem_vec_0", 0}, {"mem_vec_1", 4096}, {"mem_vec_0", 0}}));
 }
 
+// a = load(x); b = load(x); v = rows 8..11 of b; r = store(v, out)
+ProgramPtr SliceOfTheSecondLoad() {
+  auto x = TensorParam("x", {16, 64});
+  auto out = TensorParam("out", {4, 64});
+  std::vector<StmtPtr> body;
+  auto a = Def(body, "a", Load(x, {16, 64}));
+  auto b = Def(body, "b", Load(x, {16, 64}));
+  auto v = Def(body, "v", Op("tile.slice", {b, Tuple({4, 64}), Tuple({8, 0})}));
+  auto s = Def(body, "s", Op("tile.add", {v, v}));
+  auto r = Def(body, "r", Store(s, out));
+  body.push_back(Return({r}));
+  return ProgramWith({Kernel("kernel", {x, out}, std::move(body), {out->type})});
+}
+
+// A view moves with its buffer: b lands at 4096, so rows 8..11 of b at
+// 4096 + 8 * 64 * 4.
+TEST(AllocateMemoryAddr, ViewsMoveWithTheirBuffer) {
+  auto out = Allocated(SliceOfTheSecondLoad());
+  EXPECT_EQ(Placement(out), (std::vector<std::pair<std::string, int64_t>>{{"mem_vec_0", 0},
+                                                                          {"mem_vec_1", 4096},
+                                                                          {"mem_vec_1_view0", 6144},
+                                                                          {"mem_vec_2", 8192}}));
+  pass::PassContext ctx;
+  EXPECT_EQ(RunPass<AllocateMemoryAddrPass>(out, ctx), out);
+}
+
 TEST(AllocateMemoryAddr, RunningTwiceChangesNothing) {
   auto once = Allocated(TwoLoads(16, 64));
   pass::PassContext ctx;

@@ -174,6 +174,92 @@ TEST(InitMemRef, InPlaceOpsViewsAndAliasesShareTheirSource) {
   EXPECT_EQ(shared->size, 4096);
 }
 
+// A tile.slice window is its source's storage from the window's first
+// element on: a MemRef of its own on the source's base, at that byte offset,
+// spanning up to its last element.
+TEST(InitMemRef, SliceKeepsItsByteOffsetIntoTheSource) {
+  auto x = TensorParam("x", {16, 64});
+  auto out = TensorParam("out", {2, 16});
+  std::vector<StmtPtr> body;
+  auto t = Def(body, "t", Load(x, {16, 64}));
+  auto rows = Def(body, "rows", Op("tile.slice", {t, Tuple({4, 64}), Tuple({8, 0})}));
+  auto cols = Def(body, "cols", Op("tile.slice", {t, Tuple({16, 16}), Tuple({0, 32})}));
+  auto corner = Def(body, "corner", Op("tile.slice", {rows, Tuple({2, 16}), Tuple({1, 32})}));
+  auto flat = Def(body, "flat", Op("tile.reshape", {rows, Tuple({1, 256})}));
+  auto e = Def(body, "e", Op("tile.exp", {cols}));
+  auto r = Def(body, "r", Store(corner, out));
+  body.push_back(Return({r}));
+  auto program = ProgramWith({Kernel("kernel", {x, out}, std::move(body), {out->type})});
+  auto stmts = Flatten(RunPass<InitMemRefPass>(program)->functions[0]->body);
+  ASSERT_EQ(stmts.size(), 10u);  // two allocs, then the eight statements
+  auto memref = [&](size_t i) { return MemRefOf(As<AssignStmt>(stmts[i])->var); };
+  MemRefPtr whole = memref(2);
+  EXPECT_EQ(whole->name_hint, "mem_vec_0");
+  EXPECT_EQ(AsConstInt(whole->byte_offset), 0);
+  EXPECT_EQ(whole->size, 4096);
+  struct Expected {
+    size_t stmt;
+    const char* name;
+    int64_t offset;
+    int64_t size;
+  };
+  // rows 8..11: 8 * 64 * 4 bytes in, 4 rows long; columns 32..47 of every
+  // row: 32 * 4 bytes in, 15 rows and 16 elements long; rows 9..10 of t's
+  // columns 32..47 through `rows`: (9 * 64 + 32) * 4 bytes in, one row and
+  // 16 elements long.
+  for (const Expected& view : {Expected{3, "mem_vec_0_view0", 2048, 1024}, Expected{4, "mem_vec_0_view1", 128, 3904},
+                               Expected{5, "mem_vec_0_view2", 2432, 320}, Expected{6, "mem_vec_0_view0", 2048, 1024}}) {
+    MemRefPtr m = memref(view.stmt);
+    EXPECT_EQ(m->name_hint, view.name) << view.stmt;
+    EXPECT_EQ(m->base, whole->base) << view.stmt;
+    EXPECT_EQ(AsConstInt(m->byte_offset), view.offset) << view.stmt;
+    EXPECT_EQ(m->size, view.size) << view.stmt;
+  }
+  EXPECT_EQ(memref(3), memref(6));  // a reshape of a view is that view
+  EXPECT_EQ(memref(7)->name_hint, "mem_vec_1");
+}
+
+// A window whose origin is a loop variable starts at a byte offset computed
+// from it.
+TEST(InitMemRef, SliceAtADynamicOriginHasAnOffsetExpression) {
+  auto x = TensorParam("x", {16, 64});
+  auto out = TensorParam("out", {4, 64});
+  std::vector<StmtPtr> body;
+  auto t = Def(body, "t", Load(x, {16, 64}));
+  auto i = IndexVar("i");
+  std::vector<StmtPtr> loop_body;
+  auto part = Def(loop_body, "part", Op("tile.slice", {t, Tuple({4, 64}), MakeTuple::Make({i, Int(0)})}));
+  Def(loop_body, "stored", Store(part, out));
+  body.push_back(ForStmt::Make(i, Int(0), Int(16), Int(4), {}, Seq(std::move(loop_body)), {}));
+  body.push_back(Return({out}));
+  auto program = ProgramWith({Kernel("kernel", {x, out}, std::move(body), {out->type})});
+  std::string printed = Printed(RunPass<InitMemRefPass>(program));
+  EXPECT_NE(printed.find("part: pl.Tile[[4, 64], pl.FP32, pl.MemRef(\"mem_vec_0_view0\", i * 256, 1024, pl.Mem.Vec, "
+                         "base=base_vec_0), pl.Mem.Vec] = pl.tile.slice(t, [4, 64], [i, 0])"),
+            std::string::npos)
+      << printed;
+}
+
+// In the fractal layouts of Mat, Left, Right and Acc a window off the
+// origin is not one stretch of bytes.
+TEST(InitMemRef, SliceOffTheOriginOfAFractalTileIsAnError) {
+  auto x = TensorParam("x", {32, 32}, DataType::FP16);
+  auto out = TensorParam("out", {16, 32}, DataType::FP16);
+  std::vector<StmtPtr> body;
+  auto t = Def(body, "t", Load(x, {32, 32}, MemorySpace::Mat));
+  auto part = Def(body, "part", Op("tile.slice", {t, Tuple({16, 32}), Tuple({16, 0})}), Span("k.py", 4, 5));
+  auto moved = Def(body, "moved", Op("tile.move", {part}, Target(MemorySpace::Vec)));
+  auto r = Def(body, "r", Store(moved, out));
+  body.push_back(Return({r}));
+  auto program = ProgramWith({Kernel("kernel", {x, out}, std::move(body), {out->type})});
+  Error err = PassError<InitMemRefPass>(program);
+  EXPECT_EQ(err.span(), Span("k.py", 4, 5));
+  EXPECT_EQ(err.message(),
+            "InitMemRef: tile.slice 'part' in function 'kernel' (at k.py:4:5) takes a window of 't', whose Mat "
+            "layout stores elements in fractal blocks, at a non-zero origin: the window is not one stretch of the "
+            "buffer, so it cannot be a view; copy it out with tile.extract instead");
+}
+
 TEST(InitMemRef, CountsBuffersPerSpace) {
   auto a = TensorVar("a", {16, 16}, DataType::FP16);
   auto b = TensorVar("b", {16, 16}, DataType::FP16);

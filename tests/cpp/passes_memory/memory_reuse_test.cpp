@@ -228,6 +228,33 @@ TEST(MemoryReuse, SpacesNeverShare) {
   EXPECT_EQ(AllocCount(result), 2u);
 }
 
+// b takes a's buffer (exp may write over the input it reads last); the view
+// of b moves along, onto a's base at its offset inside b.
+TEST(MemoryReuse, ViewsMoveOntoTheBufferTheirsJoins) {
+  auto x = TensorParam("x", {16, 64});
+  auto out = TensorParam("out", {4, 64});
+  std::vector<StmtPtr> body;
+  auto a = Def(body, "a", Load(x, {16, 64}));
+  auto b = Def(body, "b", Op("tile.exp", {a}));
+  auto v = Def(body, "v", Op("tile.slice", {b, Tuple({4, 64}), Tuple({8, 0})}));
+  auto r = Def(body, "r", Store(v, out));
+  body.push_back(Return({r}));
+  auto result = Reused(ProgramWith({Kernel("kernel", {x, out}, std::move(body), {out->type})}));
+  EXPECT_EQ(Printed(result),
+            "@pl.function(type=pl.FunctionType.InCore)\n"
+            "def kernel(self, x: pl.Tensor[[16, 64], pl.FP32], out: pl.Out[pl.Tensor[[4, 64], pl.FP32]]) -> "
+            "pl.Tensor[[4, 64], pl.FP32]:\n"
+            "    base_vec_0: pl.Ptr[pl.Mem.Vec] = pl.tile.alloc(4096, memory_space=pl.Mem.Vec)\n"
+            "    a: pl.Tile[[16, 64], pl.FP32, pl.MemRef(\"mem_vec_0\", 0, 4096, pl.Mem.Vec, base=base_vec_0), "
+            "pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 64], target_memory=pl.Mem.Vec)\n"
+            "    b: pl.Tile[[16, 64], pl.FP32, pl.MemRef(\"mem_vec_0\", 0, 4096, pl.Mem.Vec, base=base_vec_0), "
+            "pl.Mem.Vec] = pl.tile.exp(a)\n"
+            "    v: pl.Tile[[4, 64], pl.FP32, pl.MemRef(\"mem_vec_0_view0\", 2048, 1024, pl.Mem.Vec, base=base_vec_0), "
+            "pl.Mem.Vec] = pl.tile.slice(b, [4, 64], [8, 0])\n"
+            "    r: pl.Tensor[[4, 64], pl.FP32] = pl.tile.store(v, [0, 0], out)\n"
+            "    return r\n");
+}
+
 TEST(MemoryReuse, RunningTwiceChangesNothing) {
   auto once = Reused(Chain());
   EXPECT_EQ(RunPass<MemoryReusePass>(once), once);

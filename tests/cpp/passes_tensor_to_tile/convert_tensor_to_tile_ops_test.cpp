@@ -253,6 +253,20 @@ TEST(ConvertTensorToTileOps, LeavesAChainThatFitsWhole) {
   EXPECT_EQ(Flatten(out->functions[0]->body).size(), 4u);  // load, neg, store, return
 }
 
+// tensor.write addresses one element by its index in the whole tensor: in a
+// block of rows the same index names another element, so a chain with a
+// write is converted whole (and AllocateMemoryAddr reports what does not
+// fit) instead of tiled.
+TEST(ConvertTensorToTileOps, NeverTilesAChainWithAnIndexedWrite) {
+  auto x = TensorVar("x", {2048, 2048});
+  VarPtr e, w;
+  auto body = Seq({Let(e, "e", Op("tensor.neg", {x})),
+                   Let(w, "w", Op("tensor.write", {e, List(Ints({5, 7})), Float(1.0)})),
+                   Return({w})});
+  auto program = Program::Make("test", {Kernel({x}, {ParamDirection::In}, body, {x->type})});
+  for (const auto& stmt : Flatten(Converted(program)->functions[0]->body)) EXPECT_FALSE(As<ForStmt>(stmt));
+}
+
 TEST(ConvertTensorToTileOps, LowersMatmulAndStoresTheFP32AccumulatorIntoTheFP16Result) {
   auto a = TensorVar("a", {64, 64}, DataType::FP16);
   auto b = TensorVar("b", {64, 64}, DataType::FP16);
@@ -272,19 +286,21 @@ TEST(ConvertTensorToTileOps, LowersMatmulAndStoresTheFP32AccumulatorIntoTheFP16R
       << printed;
 }
 
-TEST(ConvertTensorToTileOps, RejectsAChainWhoseRowAndColumnDoNotFit) {
+TEST(ConvertTensorToTileOps, RejectsAChainOfWhichNoBlockFits) {
   auto x = TensorVar("x", {4, 4096});
   VarPtr e;
   auto body = Seq({Let(e, "e", Op("tensor.neg", {x})), Return({e})});
   auto f =
       Function::Make("k", FunctionType::InCore, {x}, {ParamDirection::In}, {x->type}, body, Span("kernel.py", 7, 1));
-  Error err = ConvertError(Program::Make("test", {f}), 16);
+  // Not even a [1, 1] block: x and the result take 8 bytes per element.
+  Error err = ConvertError(Program::Make("test", {f}), 4);
   EXPECT_EQ(err.kind(), ErrorKind::kValue);
   EXPECT_EQ(err.span(), Span("kernel.py", 7, 1));
   EXPECT_EQ(err.message(),
-            "ConvertTensorToTileOps: in function 'k', the element-wise chain over [4, 4096] keeps 8 bytes per element "
-            "in live tiles; neither one row (32768 bytes) nor one column (32 bytes) fits in the 16 bytes of Vec; "
-            "split the chain, or slice the tensors in a pl.range loop yourself");
+            "ConvertTensorToTileOps: in function 'k', the chain over [4, 4096] keeps 8 bytes per element in live "
+            "tiles and cannot be tiled: no block of it fits in the 4 bytes of Vec; split the chain, or slice the "
+            "tensors in a pl.range loop over static blocks yourself (pass the last block's extents as "
+            "valid_shape)");
 }
 
 TEST(ConvertTensorToTileOps, TransposesATransposedMatmulOperandWithTileTranspose) {

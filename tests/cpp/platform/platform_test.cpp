@@ -112,6 +112,22 @@ TEST(Platform, MoveGraph) {
   EXPECT_EQ(a5.moves.size(), 10u);
 }
 
+// Acc reaches Left through Mat inside the cube core; Vec only by a core
+// transfer on a2a3, by a direct move on a5; nothing leaves Left.
+TEST(Platform, MovePathsGoThroughIntermediateSpaces) {
+  using S = ir::MemorySpace;
+  const Platform& a2a3 = Platform::Get("a2a3sim");
+  const Platform& a5 = Platform::Get("a5sim");
+  EXPECT_EQ(a2a3.MovePath(S::Mat, S::Left), (std::vector<S>{S::Mat, S::Left}));
+  EXPECT_EQ(a2a3.MovePath(S::Acc, S::Left), (std::vector<S>{S::Acc, S::Mat, S::Left}));
+  EXPECT_EQ(a2a3.MovePath(S::Acc, S::Vec), (std::vector<S>{S::Acc, S::Vec}));
+  EXPECT_EQ(a2a3.MovePath(S::Vec, S::Right), (std::vector<S>{S::Vec, S::Mat, S::Right}));
+  EXPECT_EQ(a5.MovePath(S::Acc, S::Right), (std::vector<S>{S::Acc, S::Mat, S::Right}));
+  EXPECT_EQ(a2a3.MovePath(S::Left, S::Vec), std::nullopt);
+  EXPECT_EQ(a2a3.MovePath(S::Vec, S::Acc), std::nullopt);
+  EXPECT_EQ(a2a3.MovePath(S::Vec, S::Vec), (std::vector<S>{S::Vec}));
+}
+
 TEST(Platform, ThroughputIsAnOpenMap) {
   const Platform& p = Platform::Get("a2a3");
   EXPECT_EQ(p.Throughput("MTE2", "bytes_per_cycle"), 128.0);
@@ -225,7 +241,7 @@ TEST_F(PlatformFile, MalformedFilesNameTheLine) {
   EXPECT_EQ(LoadError("- a\n- b\n"), "1: a platform file is a mapping of fields, not a list");
   EXPECT_EQ(LoadError(text + "colour: red\n"),
             "11: unknown platform field 'colour'; the fields are description, memory, cores, dtypes, casts, "
-            "efficient_transfer_bytes, acc_m_alignment, acc_m_alignment_by_dtype, moves, throughput");
+            "efficient_transfer_bytes, acc_m_alignment, acc_m_alignment_by_dtype, moves, core_transfers, throughput");
   EXPECT_EQ(LoadError("description: x\n"), "1: the platform file has no 'memory:'; add it");
   std::string bad_capacity = text;
   bad_capacity.replace(bad_capacity.find("4096"), 4, "-1");

@@ -44,6 +44,10 @@ struct Platform {
   std::vector<std::pair<ir::DataType, int64_t>> acc_m_alignment_by_dtype;
   // Memory moves the hardware performs directly (from, to).
   std::vector<std::pair<ir::MemorySpace, ir::MemorySpace>> moves;
+  // Tiles one core of a cluster hands to another (from, to): cube results to
+  // the vector cores, vector tiles to the cube core. ExpandMixedKernel turns
+  // each into a tpush/tpop pair (through GM where the platform needs it).
+  std::vector<std::pair<ir::MemorySpace, ir::MemorySpace>> core_transfers;
   // Approximate performance figures for cost estimates, as the file gives
   // them: pipe ("MTE2", "V", "M", "clock") -> figure ("bytes_per_cycle") -> number.
   std::map<std::string, std::map<std::string, double>> throughput;
@@ -56,6 +60,11 @@ struct Platform {
   bool SupportsDType(ir::DataType dtype) const;
   bool SupportsCast(ir::DataType from, ir::DataType to) const;
   bool SupportsMove(ir::MemorySpace from, ir::MemorySpace to) const;
+  // The spaces a tile passes through on its way from `from` to `to`, both
+  // ends included, by on-chip moves and core transfers: fewest core
+  // transfers first, then fewest steps. nullopt when there is no such path.
+  // DDR is never a step: leaving the chip takes a store and a load.
+  std::optional<std::vector<ir::MemorySpace>> MovePath(ir::MemorySpace from, ir::MemorySpace to) const;
   // One throughput figure, or nullopt when the file does not give it.
   std::optional<double> Throughput(const std::string& pipe, const std::string& figure) const;
   // The Acc row alignment for results of `acc_dtype`.

@@ -14,6 +14,15 @@
 //                       ASSIGN_TYPE_MISMATCH
 //   OpPlacement         INCORE_ONLY_OP, ORCHESTRATION_ONLY_OP
 //
+// Rules for properties passes establish, each off unless its option is on
+// (the verification instrument turns one on while its property holds); the
+// last four check InCore, AIC and AIV functions only:
+//   NoNestedCalls        NESTED_CALL: a call argument is, or contains, a call
+//   IncoreTileOps        TENSOR_OP_IN_KERNEL: a tensor op with a tile form is left
+//   TileMemoryInferred   MISSING_MEMORY_SPACE: a tile without a memory space
+//   HasMemRefs           MISSING_MEMREF: an on-chip tile without a MemRef
+//   AllocatedMemoryAddr  ADDRESS_OUT_OF_RANGE: a MemRef not inside its space
+//
 // Scoping: parameters, and dynamic dimensions (Vars) in parameter types, are
 // visible in the whole body. A loop's loop var and iter_args are visible only
 // in its body (and a while loop's condition); its return_vars, and an if's,
@@ -22,6 +31,8 @@
 // MemRefs name storage, not values, and are not checked as uses.
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -61,6 +72,15 @@ struct VerifyOptions {
   bool type_check = true;
   // OpPlacement: InCore-only and orchestration-only ops where they belong.
   bool placement = true;
+  // The property rules listed above.
+  bool no_nested_calls = false;
+  bool incore_tile_ops = false;
+  bool tile_memory_inferred = false;
+  bool has_memrefs = false;
+  bool allocated_memory_addr = false;
+  // Usable bytes per on-chip space, for AllocatedMemoryAddr; a space missing
+  // here is only checked for a non-negative address.
+  std::map<MemorySpace, int64_t> capacities;
 };
 
 // BreakContinueCheck and ReturnPosition always run. Calls of other functions

@@ -1,0 +1,21 @@
+# pypto.program: GroupParamWritten
+import pypto.language as pl
+
+@pl.program
+class GroupParamWritten:
+    @pl.function(type=pl.FunctionType.Spmd)
+    def grid(self, a: pl.Tensor[[64, 64], pl.FP32], out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:
+        r: pl.Tensor[[64, 64], pl.FP32] = self.kernel(a, out)
+        return r
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, a: pl.Tensor[[64, 64], pl.FP32], out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:
+        a_tile: pl.Tile[[64, 64], pl.FP32] = pl.tile.load(a, [0, 0], [64, 64])
+        e: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.tile.exp(a_tile)
+        r: pl.Tensor[[64, 64], pl.FP32] = pl.tile.store(e, [0, 0], out)
+        return r
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, a: pl.Tensor[[64, 64], pl.FP32], out: pl.Tensor[[64, 64], pl.FP32]) -> pl.Tensor[[64, 64], pl.FP32]:
+        r: pl.Tensor[[64, 64], pl.FP32] = self.grid(a, out)
+        return r

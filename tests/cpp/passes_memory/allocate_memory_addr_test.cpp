@@ -106,8 +106,8 @@ TEST(AllocateMemoryAddr, ReuseShrinksTheFootprint) {
 
 // a = load(x); b = load(x); v = rows 8..11 of b; r = store(v, out)
 ProgramPtr SliceOfTheSecondLoad() {
-  auto x = TensorParam("x", {16, 64});
-  auto out = TensorParam("out", {4, 64});
+  auto x = TensorVar("x", {16, 64});
+  auto out = TensorVar("out", {4, 64});
   std::vector<StmtPtr> body;
   auto a = Def(body, "a", Load(x, {16, 64}));
   auto b = Def(body, "b", Load(x, {16, 64}));

@@ -178,8 +178,8 @@ TEST(InitMemRef, InPlaceOpsViewsAndAliasesShareTheirSource) {
 // element on: a MemRef of its own on the source's base, at that byte offset,
 // spanning up to its last element.
 TEST(InitMemRef, SliceKeepsItsByteOffsetIntoTheSource) {
-  auto x = TensorParam("x", {16, 64});
-  auto out = TensorParam("out", {2, 16});
+  auto x = TensorVar("x", {16, 64});
+  auto out = TensorVar("out", {2, 16});
   std::vector<StmtPtr> body;
   auto t = Def(body, "t", Load(x, {16, 64}));
   auto rows = Def(body, "rows", Op("tile.slice", {t, Tuple({4, 64}), Tuple({8, 0})}));
@@ -222,8 +222,8 @@ TEST(InitMemRef, SliceKeepsItsByteOffsetIntoTheSource) {
 // A window whose origin is a loop variable starts at a byte offset computed
 // from it.
 TEST(InitMemRef, SliceAtADynamicOriginHasAnOffsetExpression) {
-  auto x = TensorParam("x", {16, 64});
-  auto out = TensorParam("out", {4, 64});
+  auto x = TensorVar("x", {16, 64});
+  auto out = TensorVar("out", {4, 64});
   std::vector<StmtPtr> body;
   auto t = Def(body, "t", Load(x, {16, 64}));
   auto i = IndexVar("i");
@@ -243,8 +243,8 @@ TEST(InitMemRef, SliceAtADynamicOriginHasAnOffsetExpression) {
 // In the fractal layouts of Mat, Left, Right and Acc a window off the
 // origin is not one stretch of bytes.
 TEST(InitMemRef, SliceOffTheOriginOfAFractalTileIsAnError) {
-  auto x = TensorParam("x", {32, 32}, DataType::FP16);
-  auto out = TensorParam("out", {16, 32}, DataType::FP16);
+  auto x = TensorVar("x", {32, 32}, DataType::FP16);
+  auto out = TensorVar("out", {16, 32}, DataType::FP16);
   std::vector<StmtPtr> body;
   auto t = Def(body, "t", Load(x, {32, 32}, MemorySpace::Mat));
   auto part = Def(body, "part", Op("tile.slice", {t, Tuple({16, 32}), Tuple({16, 0})}), Span("k.py", 4, 5));

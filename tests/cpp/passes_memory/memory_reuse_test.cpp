@@ -231,8 +231,8 @@ TEST(MemoryReuse, SpacesNeverShare) {
 // b takes a's buffer (exp may write over the input it reads last); the view
 // of b moves along, onto a's base at its offset inside b.
 TEST(MemoryReuse, ViewsMoveOntoTheBufferTheirsJoins) {
-  auto x = TensorParam("x", {16, 64});
-  auto out = TensorParam("out", {4, 64});
+  auto x = TensorVar("x", {16, 64});
+  auto out = TensorVar("out", {4, 64});
   std::vector<StmtPtr> body;
   auto a = Def(body, "a", Load(x, {16, 64}));
   auto b = Def(body, "b", Op("tile.exp", {a}));

@@ -300,12 +300,12 @@ TEST(InferTileMemorySpace, RoutesAMoveThroughIntermediateSpaces) {
   VarPtr ta, tb, c, d, e, r;
   auto body = Seq({Let(ta, "ta", Load(m.a, {64, 64})), Let(tb, "tb", Load(m.b, {64, 64})),
                    Let(c, "c", Op("tile.matmul", {ta, tb})), Let(d, "d", Op("tile.cast", {c}, {{"target_type", DataType::FP16}})),
-                   Let(e, "e", Op("tile.matmul", {d, tb})), Let(r, "r", Op("tile.store", {e, List({0, 0}), m.out})),
+                   Let(e, "e", Op("tile.matmul", {d, tb})), Let(r, "r", Op("tile.store", {e, Tuple({0, 0}), m.out})),
                    Return({r})});
   auto program = Program::Make(
       "test",
       {Kernel({m.a, m.b, m.out}, {ParamDirection::In, ParamDirection::In, ParamDirection::Out}, body, {m.out->type})});
-  std::string printed = PrintFunction(Inferred(program)->functions[0]);
+  std::string printed = PrintFunction(RunPass<InferTileMemorySpacePass>(program)->functions[0]);
   EXPECT_NE(printed.find("    c_Vec: pl.Tile[[64, 64], pl.FP32, pl.Mem.Vec] = pl.tile.move(c, target_memory=pl.Mem.Vec)\n"
                          "    d: pl.Tile[[64, 64], pl.FP16, pl.Mem.Vec] = pl.tile.cast(c_Vec, target_type=pl.FP16)\n"
                          "    d_Mat: pl.Tile[[64, 64], pl.FP16, pl.Mem.Mat] = pl.tile.move(d, target_memory=pl.Mem.Mat)\n"
@@ -323,7 +323,7 @@ TEST(InferTileMemorySpace, RejectsAMoveThePlatformHasNoPathFor) {
                    Let(tl, "tl", Op("tile.move", {ta}, {{"target_memory", Space(MemorySpace::Left)}})),
                    Let(e, "e", Op("tile.exp", {tl})), Return({})});
   auto program = Program::Make("test", {Kernel({m.a}, {ParamDirection::In}, body, {})});
-  EXPECT_EQ(InferError(program).message(),
+  EXPECT_EQ(PassError<InferTileMemorySpacePass>(program).message(),
             "InferTileMemorySpace: in function 'k', argument 'tile' of tile.exp needs 'tl' in Vec, but it is in Left "
             "and platform 'a2a3sim' has no way from Left to Vec (its moves: DDR->Vec, DDR->Mat, Vec->DDR, Mat->Left, "
             "Mat->Right, Mat->Bias, Acc->Mat, Acc->DDR; core transfers: Acc->Vec, Vec->Mat); produce the value where "
@@ -334,21 +334,21 @@ TEST(InferTileMemorySpace, RejectsAMoveThePlatformHasNoPathFor) {
 // does not depend on n and a is never written: it is loaded into Mat once,
 // before the loop; the load of b's columns and both L0 moves stay inside.
 TEST(InferTileMemorySpace, HoistsALoopInvariantMatmulOperandLoad) {
-  auto a = TensorParam("a", {64, 64}, DataType::FP16);
-  auto b = TensorParam("b", {64, 256}, DataType::FP16);
-  auto out = TensorParam("out", {64, 256}, DataType::FP32);
+  auto a = TensorVar("a", {64, 64}, DataType::FP16);
+  auto b = TensorVar("b", {64, 256}, DataType::FP16);
+  auto out = TensorVar("out", {64, 256}, DataType::FP32);
   auto n = IndexVar("n");
   auto acc = IterArg::Make("acc", out->type, out);
   auto done = Var::Make("done", out->type);
   VarPtr ta, tb, c, r;
   auto loop_body = Seq({Let(ta, "ta", Load(a, {64, 64})),
-                        Let(tb, "tb", Op("tile.load", {b, MakeTuple::Make({Int(0), n}), List({64, 64})})),
+                        Let(tb, "tb", Op("tile.load", {b, MakeTuple::Make({Int(0), n}), Tuple({64, 64})})),
                         Let(c, "c", Op("tile.matmul", {ta, tb})),
                         Let(r, "r", Op("tile.store", {c, MakeTuple::Make({Int(0), n}), acc})), Yield({r})});
   auto body = Seq({ForStmt::Make(n, Int(0), Int(256), Int(64), {acc}, loop_body, {done}), Return({done})});
   auto program = Program::Make(
       "test", {Kernel({a, b, out}, {ParamDirection::In, ParamDirection::In, ParamDirection::Out}, body, {out->type})});
-  EXPECT_EQ(PrintFunction(Inferred(program)->functions[0]),
+  EXPECT_EQ(PrintFunction(RunPass<InferTileMemorySpacePass>(program)->functions[0]),
             "@pl.function(type=pl.FunctionType.InCore)\n"
             "def k(self, a: pl.Tensor[[64, 64], pl.FP16], b: pl.Tensor[[64, 256], pl.FP16], out: "
             "pl.Out[pl.Tensor[[64, 256], pl.FP32]]) -> pl.Tensor[[64, 256], pl.FP32]:\n"
@@ -369,18 +369,18 @@ TEST(InferTileMemorySpace, HoistsALoopInvariantMatmulOperandLoad) {
 // The same loop storing into a itself: a load of a may see an earlier
 // iteration's store, so it stays in the loop.
 TEST(InferTileMemorySpace, KeepsALoadOfATensorTheLoopWrites) {
-  auto a = TensorParam("a", {64, 64}, DataType::FP16);
-  auto b = TensorParam("b", {64, 64}, DataType::FP16);
+  auto a = TensorVar("a", {64, 64}, DataType::FP16);
+  auto b = TensorVar("b", {64, 64}, DataType::FP16);
   auto n = IndexVar("n");
   VarPtr ta, tb, c, h, r;
   auto loop_body = Seq({Let(ta, "ta", Load(a, {64, 64})), Let(tb, "tb", Load(b, {64, 64})),
                         Let(c, "c", Op("tile.matmul", {ta, tb})),
                         Let(h, "h", Op("tile.cast", {c}, {{"target_type", DataType::FP16}})),
-                        Let(r, "r", Op("tile.store", {h, List({0, 0}), a}))});
+                        Let(r, "r", Op("tile.store", {h, Tuple({0, 0}), a}))});
   auto body = Seq({ForStmt::Make(n, Int(0), Int(4), Int(1), {}, loop_body, {}), Return({})});
   auto program =
       Program::Make("test", {Kernel({a, b}, {ParamDirection::InOut, ParamDirection::In}, body, {})});
-  std::string printed = PrintFunction(Inferred(program)->functions[0]);
+  std::string printed = PrintFunction(RunPass<InferTileMemorySpacePass>(program)->functions[0]);
   EXPECT_NE(printed.find("    tb: pl.Tile[[64, 64], pl.FP16, pl.Mem.Mat] = pl.tile.load(b, [0, 0], [64, 64], "
                          "target_memory=pl.Mem.Mat)\n"
                          "    for n in pl.range(0, 4, 1):\n"

@@ -261,7 +261,7 @@ TEST(ConvertTensorToTileOps, NeverTilesAChainWithAnIndexedWrite) {
   auto x = TensorVar("x", {2048, 2048});
   VarPtr e, w;
   auto body = Seq({Let(e, "e", Op("tensor.neg", {x})),
-                   Let(w, "w", Op("tensor.write", {e, List(Ints({5, 7})), Float(1.0)})),
+                   Let(w, "w", Op("tensor.write", {e, MakeTuple::Make(Ints({5, 7})), Float(1.0)})),
                    Return({w})});
   auto program = Program::Make("test", {Kernel({x}, {ParamDirection::In}, body, {x->type})});
   for (const auto& stmt : Flatten(Converted(program)->functions[0]->body)) EXPECT_FALSE(As<ForStmt>(stmt));

@@ -423,16 +423,35 @@ class KernelConverter : public ir::IRMutator {
     return ir::SeqStmts::Make(std::move(stmts), node->span);
   }
 
-  // A loop may carry GM tensors (assembled into), not values that became tiles.
+  // A loop carrying a value that became a tile carries the tile: the
+  // iter_arg takes its init's tile type, and the loop's result (below) the
+  // iter_arg's.
   VarPtr VisitVarDef(const VarPtr& var) override {
     auto iter_arg = As<ir::IterArg>(var);
-    if (iter_arg && TensorTypeOf(iter_arg) && TileOf(iter_arg->init_value)) {
-      Fail("the loop carries '" + iter_arg->name_hint +
-               "', a tensor computed by tensor ops, which this pass turns into a tile; carry the tensor you "
-               "assemble results into instead, or compute the value inside the loop",
-           iter_arg->span);
-    }
-    return IRMutator::VisitVarDef(var);
+    if (!iter_arg || !TensorTypeOf(iter_arg)) return IRMutator::VisitVarDef(var);
+    VarPtr init_tile = TileOf(iter_arg->init_value);
+    if (!init_tile) return IRMutator::VisitVarDef(var);
+    auto carried = ir::IterArg::Make(iter_arg->name_hint, init_tile->type, init_tile, iter_arg->span);
+    Remap(var, carried);
+    return carried;
+  }
+
+  StmtPtr Mutate_(const Ref<ir::ForStmt>& node) override {
+    auto loop = As<ir::ForStmt>(IRMutator::Mutate_(node));
+    auto return_vars = CarriedTileResults(loop->iter_args, loop->return_vars);
+    if (return_vars == loop->return_vars) return loop;
+    auto copy = std::make_shared<ir::ForStmt>(*loop);
+    copy->return_vars = std::move(return_vars);
+    return copy;
+  }
+
+  StmtPtr Mutate_(const Ref<ir::WhileStmt>& node) override {
+    auto loop = As<ir::WhileStmt>(IRMutator::Mutate_(node));
+    auto return_vars = CarriedTileResults(loop->iter_args, loop->return_vars);
+    if (return_vars == loop->return_vars) return loop;
+    auto copy = std::make_shared<ir::WhileStmt>(*loop);
+    copy->return_vars = std::move(return_vars);
+    return copy;
   }
 
  private:
@@ -517,6 +536,19 @@ class KernelConverter : public ir::IRMutator {
   }
 
   // The tile holding `e`'s value, if it has one.
+  // The loop results of carried tiles, retyped as tiles (later uses see the new variables).
+  std::vector<VarPtr> CarriedTileResults(const std::vector<ir::IterArgPtr>& iter_args,
+                                         const std::vector<VarPtr>& return_vars) {
+    std::vector<VarPtr> out = return_vars;
+    for (size_t i = 0; i < iter_args.size() && i < out.size(); ++i) {
+      if (!TileTypeOf(iter_args[i]) || !TensorTypeOf(out[i])) continue;
+      VarPtr result = Var::Make(out[i]->name_hint, iter_args[i]->type, out[i]->span);
+      Remap(return_vars[i], result);
+      out[i] = result;
+    }
+    return out;
+  }
+
   VarPtr TileOf(const ExprPtr& e) const {
     auto var = As<Var>(e);
     if (!var) return nullptr;

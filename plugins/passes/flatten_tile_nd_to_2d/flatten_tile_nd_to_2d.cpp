@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "pypto/ir/mutator.h"
+#include "pypto/ir/visitor.h"
 #include "pypto/ops/registry.h"
 #include "pypto/support/error.h"
 
@@ -35,6 +36,24 @@ Ref<ir::TileType> TileTypeOf(const TypePtr& type) { return As<ir::TileType>(type
 bool NeedsFlattening(const TypePtr& type) {
   auto tile = TileTypeOf(type);
   return tile && tile->rank() != 2;
+}
+
+// Whether a kernel has a tile of another rank than 2. Kernels that have none
+// are left as they are: rewriting their ops would re-deduce every tile type
+// and drop what later passes recorded in it (memory spaces, MemRefs).
+class FindsNdTile : public ir::IRVisitor {
+ public:
+  bool found = false;
+  void VisitVarDef(const VarPtr& var) override {
+    found |= NeedsFlattening(var->type);
+    IRVisitor::VisitVarDef(var);
+  }
+};
+
+bool HasNdTiles(const ir::FunctionPtr& f) {
+  FindsNdTile finder;
+  finder.VisitFunction(f);
+  return finder.found;
 }
 
 std::string ShapeText(const std::vector<ExprPtr>& shape) {
@@ -215,7 +234,7 @@ ir::ProgramPtr FlattenTileNdTo2DPass::Run(const ir::ProgramPtr& program, pass::P
   std::vector<ir::FunctionPtr> functions;
   bool changed = false;
   for (const auto& f : program->functions) {
-    ir::FunctionPtr updated = ir::IsCoreKernel(f->func_type) ? Flattener(*f).VisitFunction(f) : f;
+    ir::FunctionPtr updated = ir::IsCoreKernel(f->func_type) && HasNdTiles(f) ? Flattener(*f).VisitFunction(f) : f;
     changed |= updated != f;
     functions.push_back(updated);
   }

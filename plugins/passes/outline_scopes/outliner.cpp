@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "pypto/ir/mutator.h"
+#include "pypto/ir/result_params.h"
 #include "pypto/ir/visitor.h"
 #include "pypto/ops/registry.h"
 #include "pypto/support/error.h"
@@ -65,7 +66,8 @@ class AccessClassifier : public ir::IRVisitor {
  public:
   using IRVisitor::Visit_;
 
-  explicit AccessClassifier(const std::unordered_set<const ir::Var*>& captured) : captured_(captured) {}
+  AccessClassifier(const std::unordered_set<const ir::Var*>& captured, const CalleeLookup& callees)
+      : captured_(captured), callees_(callees) {}
 
   std::unordered_set<const ir::Var*> read;
   std::unordered_set<const ir::Var*> written;
@@ -84,7 +86,11 @@ class AccessClassifier : public ir::IRVisitor {
       if (const ir::Var* r = RootOf(var.get())) root[stmt->var.get()] = r;
       return;
     }
-    if (!call || call->is_function_call()) return;
+    if (!call) return;
+    if (call->is_function_call()) {
+      RootFunctionResult(*stmt, *call);
+      return;
+    }
     std::optional<int> aliased = AliasedArg(*call);
     if (!aliased || *aliased >= static_cast<int>(call->args.size())) return;
     auto arg = As<ir::Var>(call->args[*aliased]);
@@ -93,7 +99,11 @@ class AccessClassifier : public ir::IRVisitor {
   }
 
   void Visit_(const Ref<ir::Call>& call) override {
-    const ops::OpDef* def = call->is_function_call() ? nullptr : ops::OpRegistry::Global().Find(call->op->name);
+    if (call->is_function_call()) {
+      ClassifyFunctionCall(*call);
+      return;
+    }
+    const ops::OpDef* def = ops::OpRegistry::Global().Find(call->op->name);
     for (size_t i = 0; i < call->args.size(); ++i) {
       auto var = As<ir::Var>(call->args[i]);
       if (!var || !def) {
@@ -133,7 +143,39 @@ class AccessClassifier : public ir::IRVisitor {
     if (const ir::Var* r = RootOf(var)) read.insert(r);
   }
 
+  // A kernel writes its Out and InOut parameters in place; an unknown callee
+  // is taken to read and write every tensor it gets.
+  void ClassifyFunctionCall(const ir::Call& call) {
+    FunctionPtr callee = callees_(call.op->name);
+    for (size_t i = 0; i < call.args.size(); ++i) {
+      auto var = As<ir::Var>(call.args[i]);
+      const ir::Var* r = var ? RootOf(var.get()) : nullptr;
+      if (!r) {
+        VisitExpr(call.args[i]);
+        continue;
+      }
+      auto direction = callee && i < callee->param_directions.size() ? callee->param_directions[i]
+                                                                       : ir::ParamDirection::InOut;
+      if (direction != ir::ParamDirection::Out) read.insert(r);
+      if (direction != ir::ParamDirection::In) written.insert(r);
+    }
+  }
+
+  // `r = self.k(..., out)` where k writes and returns its parameter `out`: r is out's buffer.
+  void RootFunctionResult(const ir::AssignStmt& stmt, const ir::Call& call) {
+    FunctionPtr callee = callees_(call.op->name);
+    if (!callee) return;
+    std::vector<int> params = ir::ResultParams(*callee);
+    if (params.size() != 1 || params[0] < 0 || params[0] >= static_cast<int>(call.args.size())) return;
+    const size_t param = static_cast<size_t>(params[0]);
+    if (param >= callee->param_directions.size() || callee->param_directions[param] == ir::ParamDirection::In) return;
+    auto arg = As<ir::Var>(call.args[params[0]]);
+    if (!arg) return;
+    if (const ir::Var* r = RootOf(arg.get())) root[stmt.var.get()] = r;
+  }
+
   const std::unordered_set<const ir::Var*>& captured_;
+  const CalleeLookup& callees_;
 };
 
 // Replaces captured variables by the new function's parameters, in
@@ -237,11 +279,11 @@ struct Outlined {
 // `parent_value` gives the parent's current variable for a live-in (an
 // earlier outlining may have rebound it).
 Outlined Outline(const CalleeSpec& spec, const Span& span, const UseCounter& function_uses,
-                 const std::function<VarPtr(const VarPtr&)>& parent_value) {
+                 const std::function<VarPtr(const VarPtr&)>& parent_value, const CalleeLookup& callees) {
   Region region = AnalyzeRegion(spec.body, function_uses);
   std::unordered_set<const ir::Var*> captured;
   for (const auto& v : region.live_ins) captured.insert(v.get());
-  AccessClassifier access(captured);
+  AccessClassifier access(captured, callees);
   access.VisitStmt(spec.body);
 
   // Scalar params first: a tensor param's dims may name a captured scalar
@@ -323,7 +365,8 @@ class ScopeRewriter : public ir::IRMutator {
  public:
   using IRMutator::Mutate_;
 
-  ScopeRewriter(const ir::Function& parent, const ScopeDecider& decide) : parent_(parent), decide_(decide) {
+  ScopeRewriter(const ir::Function& parent, const ScopeDecider& decide, const CalleeLookup& callees)
+      : parent_(parent), decide_(decide), callees_(callees) {
     uses_.VisitStmt(parent.body);
   }
 
@@ -336,7 +379,8 @@ class ScopeRewriter : public ir::IRMutator {
     VisitAttrExprs(spec->call_attrs);
     VisitAttrExprs(spec->submit_attrs);
     for (auto& dep : spec->deps) dep = VisitExpr(dep);
-    Outlined result = Outline(*spec, scope->span, uses_, [this](const VarPtr& v) { return Remapped(v); });
+    Outlined result =
+        Outline(*spec, scope->span, uses_, [this](const VarPtr& v) { return Remapped(v); }, callees_);
     for (const auto& [live_out, fresh] : result.rebound) Remap(live_out, fresh);
     outlined.push_back(result.function);
     return ir::SeqStmts::Make(std::move(result.call_site), scope->span);
@@ -375,6 +419,7 @@ class ScopeRewriter : public ir::IRMutator {
 
   const ir::Function& parent_;
   const ScopeDecider& decide_;
+  const CalleeLookup& callees_;
   UseCounter uses_;
   std::map<ir::ScopeKind, int> accepted_;
 };
@@ -408,8 +453,8 @@ std::string CalleeName(const ir::ScopeStmt& scope, const ir::Function& parent, c
   return parent.name + "_" + infix + "_" + std::to_string(index);
 }
 
-OutlineResult OutlineScopes(const FunctionPtr& parent, const ScopeDecider& decide) {
-  ScopeRewriter rewriter(*parent, decide);
+OutlineResult OutlineScopes(const FunctionPtr& parent, const ScopeDecider& decide, const CalleeLookup& callees) {
+  ScopeRewriter rewriter(*parent, decide, callees);
   FunctionPtr rewritten = rewriter.VisitFunction(parent);
   return {rewritten, std::move(rewriter.outlined)};
 }
@@ -421,6 +466,15 @@ ir::ProgramPtr OutlineProgram(const ir::ProgramPtr& program, const std::string& 
   for (const auto& f : program->functions) names.insert(f->name);
   std::vector<FunctionPtr> done;
   std::vector<FunctionPtr> pending(program->functions.begin(), program->functions.end());
+  // Scopes call the program's functions and the ones outlined before them.
+  CalleeLookup callees = [&](const std::string& name) -> FunctionPtr {
+    for (const auto* list : {&done, &pending}) {
+      for (const auto& f : *list) {
+        if (f->name == name) return f;
+      }
+    }
+    return nullptr;
+  };
   bool changed = false;
   while (!pending.empty()) {
     FunctionPtr function = pending.front();
@@ -429,7 +483,7 @@ ir::ProgramPtr OutlineProgram(const ir::ProgramPtr& program, const std::string& 
       done.push_back(function);
       continue;
     }
-    OutlineResult result = OutlineScopes(function, decide);
+    OutlineResult result = OutlineScopes(function, decide, callees);
     FunctionPtr parent = result.parent;
     if (!result.outlined.empty() && parent_becomes && parent->func_type == ir::FunctionType::Opaque) {
       auto copy = std::make_shared<ir::Function>(*parent);

@@ -49,7 +49,10 @@ struct OutlineResult {
 
 // Outlines the scopes of `parent` that `decide` accepts. Scopes nested in an
 // accepted scope move with it.
-OutlineResult OutlineScopes(const ir::FunctionPtr& parent, const ScopeDecider& decide);
+// `callees` gives the functions the scopes may call (how a call uses each
+// argument follows from the callee's parameter directions).
+using CalleeLookup = std::function<ir::FunctionPtr(const std::string& name)>;
+OutlineResult OutlineScopes(const ir::FunctionPtr& parent, const ScopeDecider& decide, const CalleeLookup& callees);
 
 // Runs OutlineScopes over every function of `program` for which `eligible`
 // holds; an outlined function is offered again when `revisit_outlined` is set

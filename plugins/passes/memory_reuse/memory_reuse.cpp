@@ -76,11 +76,14 @@ class LifetimeCollector : public ir::IRVisitor {
     VisitExpr(loop->start);
     VisitExpr(loop->stop);
     VisitExpr(loop->step);
-    VisitLoop(loop->iter_args, loop->body, loop->return_vars, nullptr);
+    // LowerPipelineLoops' copies of a pl.pipeline body must keep apart buffers
+    // (ping-pong): what the body defines lives until the body ends.
+    const bool pipelined = loop->attrs.Get<int64_t>("pipeline_stages").value_or(1) > 1;
+    VisitLoop(loop->iter_args, loop->body, loop->return_vars, nullptr, pipelined);
   }
 
   void Visit_(const Ref<ir::WhileStmt>& loop) override {
-    VisitLoop(loop->iter_args, loop->body, loop->return_vars, loop->condition);
+    VisitLoop(loop->iter_args, loop->body, loop->return_vars, loop->condition, false);
   }
 
   void Visit_(const Ref<ir::IfStmt>& stmt) override {
@@ -98,15 +101,16 @@ class LifetimeCollector : public ir::IRVisitor {
  private:
   struct Loop {
     int64_t start;
+    bool pipelined = false;
     int64_t end = -1;  // known once the body is numbered
   };
 
   void VisitLoop(const std::vector<ir::IterArgPtr>& iter_args, const StmtPtr& body,
-                 const std::vector<VarPtr>& return_vars, const ExprPtr& condition) {
+                 const std::vector<VarPtr>& return_vars, const ExprPtr& condition, bool pipelined) {
     for (const auto& iter_arg : iter_args) {
       if (iter_arg->init_value) VisitExpr(iter_arg->init_value);
     }
-    loops_.push_back(std::make_shared<Loop>(Loop{position_}));
+    loops_.push_back(std::make_shared<Loop>(Loop{position_, pipelined}));
     for (const auto& iter_arg : iter_args) Define(iter_arg, nullptr);
     if (condition) VisitExpr(condition);
     ++position_;
@@ -135,6 +139,9 @@ class LifetimeCollector : public ir::IRVisitor {
       if (offset && start) lifetime.size = std::max(lifetime.size, *offset - *start + memref->size);
     }
     lifetime.end = std::max(lifetime.end, position_);
+    for (const auto& loop : loops_) {
+      if (loop->pipelined) pending_[loop.get()].push_back(BufferKey(memref));
+    }
   }
 
   // A value defined outside a loop and read inside it is read again by every

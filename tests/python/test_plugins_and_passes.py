@@ -135,3 +135,6 @@ def test_foundation_tour_runs():
     assert "@pl.program" in out.stdout
     assert "pl.tile.muls(e, 2.0)" in out.stdout
     assert "waste" not in out.stdout.split("== After the default pipeline")[1]
+    lowered = out.stdout.split("== A tensor-level kernel through the default pipeline")[1]
+    assert "for row, (out_iter,) in pl.range(0, 2048, " in lowered
+    assert "pl.MemRef(" in lowered and "pl.tile.exp(" in lowered

@@ -21,7 +21,8 @@ def input_properties(pass_name: str, extra: list[str] | None = None) -> list[str
 
 
 def run_one_pass(pass_name: str, program: ir.Program, work_dir: Path, options: dict | None = None,
-                 platform: str = DEFAULT_PLATFORM, extra_properties: list[str] | None = None) -> ir.Program:
+                 platform: str = DEFAULT_PLATFORM, extra_properties: list[str] | None = None,
+                 instruments: list | None = None) -> ir.Program:
     step = {"name": pass_name}
     if options:
         step["options"] = options
@@ -29,4 +30,4 @@ def run_one_pass(pass_name: str, program: ir.Program, work_dir: Path, options: d
     properties = input_properties(pass_name, extra_properties)
     pipeline.write_text(yaml.safe_dump({"name": "one_pass", "input_properties": properties, "verify": True,
                                         "passes": [step]}))
-    return passes.PassManager(str(pipeline)).run(program, platform=platform)
+    return passes.PassManager(str(pipeline)).run(program, platform=platform, instruments=instruments or [])

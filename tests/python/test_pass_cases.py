@@ -8,11 +8,11 @@ from pass_runner import DEFAULT_PLATFORM, input_properties, run_one_pass
 
 import pypto
 import pypto.language as pl
-from pypto import ir
+from pypto import ir, passes
 
 CASES_DIR = Path(__file__).resolve().parents[1] / "passes"
 CASE_SUFFIXES = (".input.py", ".expected.py", ".error.txt", ".options.yaml", ".properties.yaml", ".platform",
-                 ".xfail")
+                 ".xfail", ".hints.txt")
 
 
 def _sibling(input_file: Path, suffix: str) -> Path:
@@ -36,12 +36,13 @@ def _read_yaml(path: Path):
     return yaml.safe_load(path.read_text()) if path.exists() else None
 
 
-def _run_case_pass(input_file: Path, program: ir.Program, tmp_path: Path) -> ir.Program:
+def _run_case_pass(input_file: Path, program: ir.Program, tmp_path: Path, instruments: list | None = None):
     platform_file = _sibling(input_file, ".platform")
     return run_one_pass(input_file.parent.name, program, tmp_path,
                         options=_read_yaml(_sibling(input_file, ".options.yaml")),
                         platform=platform_file.read_text().strip() if platform_file.exists() else DEFAULT_PLATFORM,
-                        extra_properties=_read_yaml(_sibling(input_file, ".properties.yaml")))
+                        extra_properties=_read_yaml(_sibling(input_file, ".properties.yaml")),
+                        instruments=instruments)
 
 
 def test_there_are_cases():
@@ -76,7 +77,12 @@ def test_pass_case(input_file, tmp_path):
         assert error_file.read_text().strip() in str(info.value)
         return
 
-    result = _run_case_pass(input_file, program, tmp_path)
+    diagnostics = passes.DiagnosticsInstrument()
+    result = _run_case_pass(input_file, program, tmp_path, [diagnostics])
+    hints_file = _sibling(input_file, ".hints.txt")
+    if hints_file.exists():
+        reported = [f"{d.code} line {d.span.begin_line}" for d in diagnostics.diagnostics]
+        assert reported == hints_file.read_text().split("\n")[:-1], "\n".join(d.message for d in diagnostics.diagnostics)
     expected_text = expected_file.read_text()
     ir.assert_structural_equal(result, pl.parse(expected_text), enable_auto_mapping=True)
     assert ir.as_python(result) == expected_text

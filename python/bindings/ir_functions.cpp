@@ -1,6 +1,7 @@
 // Module-level IR functions: printing, structural equality and hashing,
 // serialization and verification.
 #include "casters.h"
+#include "pypto/ir/call_types.h"
 #include "pypto/ir/printer.h"
 #include "pypto/ir/serialize.h"
 #include "pypto/ir/structural.h"
@@ -51,6 +52,13 @@ void BindIRFunctions(py::module_& m) {
       },
       py::arg("a"), py::arg("b"), py::arg("enable_auto_mapping") = false);
 
+  m.def(
+      "call_site_return_types",
+      [](const std::vector<VarPtr>& params, const std::vector<TypePtr>& return_types,
+         const std::vector<ExprPtr>& args) { return CallSiteReturnTypes(params, return_types, args); },
+      py::arg("params"), py::arg("return_types"), py::arg("args"),
+      "A callee's return types as seen at a call site: its parameters (and the dim variables of their types) "
+      "replaced by what the call passes.");
   m.def("serialize", [](const std::shared_ptr<Node>& n) {
     auto bytes = Serialize(n);
     return py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size());

@@ -9,6 +9,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "pypto/ir/call_types.h"
 #include "pypto/ir/mutator.h"
 #include "pypto/ir/result_params.h"
 #include "pypto/ir/visitor.h"
@@ -327,9 +328,9 @@ Outlined Outline(const CalleeSpec& spec, const Span& span, const UseCounter& fun
 
   std::vector<ExprPtr> args;
   for (const auto& v : region.live_ins) args.push_back(parent_value(v));
-  TypePtr call_type = return_types.empty()       ? ir::UnknownType::Make()
-                      : return_types.size() == 1 ? return_types[0]
-                                                 : ir::TupleType::Make(return_types);
+  // The call's results are the caller's live-outs: typed in the caller's names
+  // (a dim `n` of the new function is the caller's `n` at the call site).
+  TypePtr call_type = ir::CallTypeOf(ir::CallSiteReturnTypes(params, return_types, args));
   auto call =
       ir::Call::Make(ir::GlobalVar::Make(spec.name, span), std::move(args), {}, call_type, span, spec.call_attrs);
   Outlined result{function, {}, {}};

@@ -124,3 +124,27 @@ class P:
 '''
     with pytest.raises(ParseTypeError, match="positional arguments only"):
         pl.parse(text)
+
+
+def test_a_call_result_is_typed_in_the_callers_dims():
+    text = """
+import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, n: pl.Scalar[pl.INDEX], a: pl.Tensor[[n, 64], pl.FP32], out: pl.Out[pl.Tensor[[n, 64], pl.FP32]]) -> pl.Tensor[[n, 64], pl.FP32]:
+        t: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(a, [0, 0], [16, 64], target_memory=pl.Mem.Vec)
+        r: pl.Tensor[[n, 64], pl.FP32] = pl.tile.store(t, [0, 0], out)
+        return r
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, rows: pl.Scalar[pl.INDEX], x: pl.Tensor[[rows, 64], pl.FP32], y: pl.Out[pl.Tensor[[rows, 64], pl.FP32]]) -> pl.Tensor[[rows, 64], pl.FP32]:
+        r: pl.Tensor[[rows, 64], pl.FP32] = self.k(rows, x, y)
+        return r
+"""
+    program = pl.parse(text)
+    assert ir.verify(program) == []
+    main = _function(program, "main")
+    r = _assigns(main)["r"]
+    assert ir.structural_equal(r.value.type, main.params[1].type)

@@ -84,7 +84,7 @@ class _ProgramParser:
                 raise probe.err(probe.node, f"'{name}' calls itself before its results are known",
                                 f"annotate its return type: def {name}(...) -> pl.Tensor[...]", ParseTypeError)
             returns = list(self.function(name).return_types)
-        callee = Callee(name, [p.type for p in params], [p.name_hint for p in params], returns)
+        callee = Callee(name, [p.type for p in params], [p.name_hint for p in params], returns, list(params))
         self.signatures[name] = callee
         return callee
 
@@ -257,7 +257,7 @@ class _JitProgram:
         function = parser.parse()
         self.functions[name] = function
         callee = Callee(name, [p.type for p in function.params], [p.name_hint for p in function.params],
-                        list(function.return_types))
+                        list(function.return_types), list(function.params))
         self.callees[name] = callee
         return callee
 

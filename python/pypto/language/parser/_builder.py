@@ -83,6 +83,8 @@ class Callee:
     param_types: list[ir.Type]
     param_names: list[str]
     return_types: list[ir.Type]
+    # The parameters themselves: return types name them (`-> pl.Tensor[[n, 64], ...]`).
+    params: list[ir.Var] = field(default_factory=list)
 
 
 class CalleeLookup(Protocol):
@@ -577,7 +579,7 @@ class FunctionParser(ControlFlowMixin):
             return self.splice(fn.fn, node)
         if isinstance(fn, ir.Function):
             callee = Callee(fn.name, [p.type for p in fn.params], [p.name_hint for p in fn.params],
-                            list(fn.return_types))
+                            list(fn.return_types), list(fn.params))
             return self.call_function(callee, node)
         if self.ctx.discover is not None and hasattr(fn, "kind") and hasattr(fn, "fn"):
             if node.keywords:
@@ -846,7 +848,8 @@ class FunctionParser(ControlFlowMixin):
                                "drop pl.no_dep: only tensors take part in dependency tracking", ParseTypeError)
         if no_dep:
             attrs["no_dep_args"] = list(attrs.get("no_dep_args", [])) + [args[i] for i in no_dep]
-        rt = callee.return_types
+        rt = ir.call_site_return_types(callee.params, callee.return_types, args) if callee.params \
+            else callee.return_types
         ty = rt[0] if len(rt) == 1 else ir.TupleType(rt)
         return ir.Call(ir.GlobalVar(callee.name), args, {}, attrs, type=ty, span=self.span(node))
 

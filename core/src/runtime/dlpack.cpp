@@ -11,8 +11,8 @@ namespace {
 
 std::string DTypeText(DataType dt) {
   static const char* kCodes[] = {"int", "uint", "float", "opaque_handle", "bfloat", "complex", "bool"};
-  std::string code = dt.code < 7 ? kCodes[dt.code] : "code" + std::to_string(dt.code);
-  std::string text = code + std::to_string(dt.bits);
+  if (dt.code >= 7) return "type code " + std::to_string(dt.code) + " (" + std::to_string(dt.bits) + " bits)";
+  std::string text = kCodes[dt.code] + std::to_string(dt.bits);
   if (dt.lanes != 1) text += "x" + std::to_string(dt.lanes);
   return text;
 }
@@ -24,9 +24,28 @@ struct ExportState {
   std::vector<int64_t> shape;
   std::vector<int64_t> strides;
   ManagedTensor managed{};
+  ManagedTensorVersioned versioned{};
 };
 
 void DeleteExport(ManagedTensor* self) { delete static_cast<ExportState*>(self->manager_ctx); }
+void DeleteVersionedExport(ManagedTensorVersioned* self) { delete static_cast<ExportState*>(self->manager_ctx); }
+
+std::unique_ptr<ExportState> DescribeForExport(const Tensor& tensor) {
+  DataType dt = FromPyptoDType(tensor.dtype());
+  auto state = std::make_unique<ExportState>();
+  state->tensor = tensor;
+  state->shape = tensor.shape();
+  state->strides = tensor.strides();
+  DLTensor& dl = state->managed.dl_tensor;
+  dl.data = tensor.data();
+  dl.device = {kCPU, 0};
+  dl.ndim = static_cast<int32_t>(tensor.ndim());
+  dl.dtype = dt;
+  dl.shape = state->shape.data();
+  dl.strides = state->strides.data();
+  dl.byte_offset = 0;
+  return state;
+}
 
 }  // namespace
 
@@ -140,22 +159,21 @@ Tensor Import(ManagedTensor* managed) {
 }
 
 ManagedTensor* Export(const Tensor& tensor) {
-  DataType dt = FromPyptoDType(tensor.dtype());
-  auto state = std::make_unique<ExportState>();
-  state->tensor = tensor;
-  state->shape = tensor.shape();
-  state->strides = tensor.strides();
-  DLTensor& dl = state->managed.dl_tensor;
-  dl.data = tensor.data();
-  dl.device = {kCPU, 0};
-  dl.ndim = static_cast<int32_t>(tensor.ndim());
-  dl.dtype = dt;
-  dl.shape = state->shape.data();
-  dl.strides = state->strides.data();
-  dl.byte_offset = 0;
+  auto state = DescribeForExport(tensor);
   state->managed.manager_ctx = state.get();
   state->managed.deleter = DeleteExport;
   return &state.release()->managed;
+}
+
+ManagedTensorVersioned* ExportVersioned(const Tensor& tensor) {
+  auto state = DescribeForExport(tensor);
+  ManagedTensorVersioned& v = state->versioned;
+  v.version = {1, 0};
+  v.manager_ctx = state.get();
+  v.deleter = DeleteVersionedExport;
+  v.flags = 0;
+  v.dl_tensor = state->managed.dl_tensor;
+  return &state.release()->versioned;
 }
 
 }  // namespace pypto::runtime::dlpack

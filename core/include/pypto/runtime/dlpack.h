@@ -65,9 +65,28 @@ struct ManagedTensor {
   void (*deleter)(ManagedTensor* self);
 };
 
+// DLPack 1.0: the versioned struct, which can say whether the memory may be
+// written (consumers such as numpy treat unversioned imports as read-only).
+struct Version {
+  uint32_t major;
+  uint32_t minor;
+};
+
+inline constexpr uint64_t kFlagReadOnly = 1;
+
+struct ManagedTensorVersioned {
+  Version version;
+  void* manager_ctx;
+  void (*deleter)(ManagedTensorVersioned* self);
+  uint64_t flags;
+  DLTensor dl_tensor;
+};
+
 // The capsule names of the Python protocol.
 inline constexpr const char* kCapsuleName = "dltensor";
 inline constexpr const char* kUsedCapsuleName = "used_dltensor";
+inline constexpr const char* kVersionedCapsuleName = "dltensor_versioned";
+inline constexpr const char* kUsedVersionedCapsuleName = "used_dltensor_versioned";
 
 const char* DeviceName(int32_t device_type);
 // The pypto dtype of a DLPack dtype; a ValueError naming the type otherwise.
@@ -82,5 +101,7 @@ Tensor Import(ManagedTensor* managed);
 // A new ManagedTensor referring to `tensor`'s memory and keeping it alive
 // until the consumer calls its deleter.
 ManagedTensor* Export(const Tensor& tensor);
+// The same as a writable DLPack 1.0 tensor.
+ManagedTensorVersioned* ExportVersioned(const Tensor& tensor);
 
 }  // namespace pypto::runtime::dlpack

@@ -138,11 +138,11 @@ Runtime::Task* Runtime::FindTask(TaskId id) const {
   return tasks_[id - run_first_id_].get();
 }
 
-void Runtime::StartRunIfIdle() {
+void Runtime::StartRunIfIdle(RetiredRun& retired) {
   if (run_open_) return;
   run_open_ = true;
-  tasks_.clear();
-  accesses_.clear();
+  retired.tasks.swap(tasks_);
+  retired.accesses.swap(accesses_);
   run_first_id_ = next_id_;
 }
 
@@ -180,8 +180,11 @@ TaskId Runtime::Submit(const KernelSet& kernels, const TaskArgs& args, int core_
     ThrowValueError("Runtime.submit: task '" + kernels.name() + "' needs core_num >= 1, got " +
                     std::to_string(core_num));
   }
+  // The last run's tasks are freed after the lock is released: freeing a
+  // tensor may call back into its owner (a DLPack deleter taking the GIL).
+  RetiredRun retired;
   std::unique_lock lock(mu_);
-  StartRunIfIdle();
+  StartRunIfIdle(retired);
   std::vector<TaskId> all;
   for (TaskId d : deps) {
     if (d < 0 || d >= next_id_) {

@@ -136,7 +136,12 @@ class Runtime {
     int32_t block_idx;
   };
 
-  void StartRunIfIdle();
+  struct RetiredRun {
+    std::vector<std::unique_ptr<Task>> tasks;
+    std::vector<Access> accesses;
+  };
+
+  void StartRunIfIdle(RetiredRun& retired);
   std::vector<TaskId> DerivedDeps(const TaskArgs& args) const;
   void Record(const TaskArgs& args, TaskId id, bool derived);
   void Release(Task* task);

@@ -289,6 +289,15 @@ int64_t pypto_rt_submit_mixed(PyptoRtContext* ctx, int32_t aic_func_id, int32_t 
   return SubmitSet(ctx, set, args, core_num);
 }
 
+int64_t pypto_rt_submit_join(PyptoRtContext* ctx, const PyptoRtArgs* args) {
+  TaskId id = -1;
+  Guard(ctx, [&] {
+    if (args == nullptr) pypto::ThrowValueError("pypto_rt_submit_join: the args handle is NULL");
+    id = ctx->runtime->SubmitJoin(args->deps);
+  });
+  return id;
+}
+
 int32_t pypto_rt_scope_begin(PyptoRtContext* ctx, int32_t mode) {
   return Guard(ctx, [&] {
     if (mode != PYPTO_RT_SCOPE_AUTO && mode != PYPTO_RT_SCOPE_MANUAL) {

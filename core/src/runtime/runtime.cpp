@@ -180,6 +180,13 @@ TaskId Runtime::Submit(const KernelSet& kernels, const TaskArgs& args, int core_
     ThrowValueError("Runtime.submit: task '" + kernels.name() + "' needs core_num >= 1, got " +
                     std::to_string(core_num));
   }
+  return Enqueue(kernels, args, core_num, deps);
+}
+
+TaskId Runtime::SubmitJoin(const std::vector<TaskId>& deps) { return Enqueue(KernelSet(), TaskArgs(), 0, deps); }
+
+TaskId Runtime::Enqueue(const KernelSet& kernels, const TaskArgs& args, int core_num, const std::vector<TaskId>& deps) {
+  std::string name = core_num == 0 ? std::string("join") : kernels.name();
   // The last run's tasks are freed after the lock is released: freeing a
   // tensor may call back into its owner (a DLPack deleter taking the GIL).
   RetiredRun retired;
@@ -188,7 +195,7 @@ TaskId Runtime::Submit(const KernelSet& kernels, const TaskArgs& args, int core_
   std::vector<TaskId> all;
   for (TaskId d : deps) {
     if (d < 0 || d >= next_id_) {
-      ThrowValueError("Runtime.submit: task '" + kernels.name() + "' depends on task " + std::to_string(d) +
+      ThrowValueError("Runtime.submit: task '" + name + "' depends on task " + std::to_string(d) +
                       ", which was never submitted (ids so far: 0.." + std::to_string(next_id_ - 1) + ")");
     }
     if (d >= run_first_id_) all.push_back(d);  // earlier runs have finished
@@ -232,7 +239,7 @@ TaskId Runtime::Submit(const KernelSet& kernels, const TaskArgs& args, int core_
 }
 
 void Runtime::Release(Task* t) {
-  if (fault_) {
+  if (fault_ || t->core_num == 0) {
     CompleteTask(t);
     return;
   }

@@ -237,3 +237,44 @@ TEST(RuntimeScheduler, WaitWithoutTasksReturnsAndInvalidSubmitsAreValueErrors) {
 
 }  // namespace
 }  // namespace pypto::runtime
+
+namespace pypto::runtime {
+namespace {
+
+// Each writer fills its row with its index + 1; the summer adds every row into
+// the last column of row 4. In a MANUAL scope only the join orders them.
+void FillRow(const int64_t* args, PyptoRtCoreContext*) {
+  const auto& buf = TensorArg(args, 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  for (int64_t c = 0; c < buf.shape[1]; ++c) At(buf, args[1], c) = args[1] + 1;
+}
+
+void SumRows(const int64_t* args, PyptoRtCoreContext*) {
+  const auto& buf = TensorArg(args, 0);
+  int64_t total = 0;
+  for (int64_t r = 0; r < 4; ++r)
+    for (int64_t c = 0; c < buf.shape[1]; ++c) total += At(buf, r, c);
+  At(buf, 4, 0) = total;
+}
+
+TEST(RuntimeScheduler, AJoinStandsForAllItsDeps) {
+  Runtime rt(RuntimeOptions{4});
+  for (int run = 0; run < 5; ++run) {
+    Tensor buf = Tensor::Allocate(ir::DataType::INT64, {5, 8});
+    rt.BeginScope(ScopeMode::Manual);
+    std::vector<TaskId> writers;
+    for (int64_t r = 0; r < 4; ++r) {
+      writers.push_back(rt.Submit(KernelSet::Aiv({"fill_row", FillRow}), TaskArgs().AddInOut(buf).AddScalar(r)));
+    }
+    TaskId join = rt.SubmitJoin(writers);
+    TaskId sum = rt.Submit(KernelSet::Aiv({"sum_rows", SumRows}), TaskArgs().AddInOut(buf), 1, {join});
+    rt.EndScope();
+    rt.WaitAll();
+    EXPECT_EQ(rt.DependenciesOf(join), writers);
+    EXPECT_EQ(rt.DependenciesOf(sum), std::vector<TaskId>{join});
+    EXPECT_EQ(At(buf, 4, 0), (1 + 2 + 3 + 4) * 8);
+  }
+}
+
+}  // namespace
+}  // namespace pypto::runtime

@@ -5,7 +5,8 @@
  * Every function taking a context returns 0 on success and a nonzero status
  * on failure. The first failure is kept in the context (pypto_rt_error) and
  * makes every later call on that context return it without doing anything, so
- * generated code may check the status once, at the end.
+ * generated code may check the status once, at the end. A runtime runs one
+ * context at a time: create the next context after destroying the last.
  *
  * Kernel arguments: a task's kernel receives `const int64_t* args` with one
  * slot per argument in the order they were added: a tensor argument's slot
@@ -100,6 +101,7 @@ PYPTO_RT_API PyptoRtTensor* pypto_rt_tensor_create(PyptoRtContext* ctx, int32_t 
 /* A rectangular window of `base`: same rank, offsets + shape inside base. */
 PYPTO_RT_API PyptoRtTensor* pypto_rt_tensor_view(PyptoRtContext* ctx, const PyptoRtTensor* base, int32_t ndim,
                                                  const int64_t* offsets, const int64_t* shape);
+/* The size of dim `axis`, or -1 for a NULL tensor or an axis out of range. */
 PYPTO_RT_API int64_t pypto_rt_tensor_dim(const PyptoRtTensor* tensor, int32_t axis);
 
 /* Task arguments, built in kernel-argument order. */
@@ -120,6 +122,10 @@ PYPTO_RT_API int64_t pypto_rt_submit(PyptoRtContext* ctx, int32_t func_id, const
  * cluster per block; PYPTO_RT_INVALID_KERNEL leaves a core idle. */
 PYPTO_RT_API int64_t pypto_rt_submit_mixed(PyptoRtContext* ctx, int32_t aic_func_id, int32_t aiv0_func_id,
                                            int32_t aiv1_func_id, const PyptoRtArgs* args, int32_t core_num);
+
+/* A join (pl.system.task_dummy): no kernel, finishes when the deps set on
+ * `args` have; its id can then stand for all of them. */
+PYPTO_RT_API int64_t pypto_rt_submit_join(PyptoRtContext* ctx, const PyptoRtArgs* args);
 
 PYPTO_RT_API int32_t pypto_rt_scope_begin(PyptoRtContext* ctx, int32_t mode);
 PYPTO_RT_API int32_t pypto_rt_scope_end(PyptoRtContext* ctx);

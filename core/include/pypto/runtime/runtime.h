@@ -106,6 +106,9 @@ class Runtime {
   // and are never reused). Deps naming finished tasks are already satisfied;
   // an id never submitted is a ValueError.
   TaskId Submit(const KernelSet& kernels, const TaskArgs& args, int core_num = 1, const std::vector<TaskId>& deps = {});
+  // A join (pl.system.task_dummy): a task without a kernel that finishes as
+  // soon as `deps` have, so one id can stand for many.
+  TaskId SubmitJoin(const std::vector<TaskId>& deps);
 
   void BeginScope(ScopeMode mode);
   void EndScope();
@@ -142,6 +145,7 @@ class Runtime {
   };
 
   void StartRunIfIdle(RetiredRun& retired);
+  TaskId Enqueue(const KernelSet& kernels, const TaskArgs& args, int core_num, const std::vector<TaskId>& deps);
   std::vector<TaskId> DerivedDeps(const TaskArgs& args) const;
   void Record(const TaskArgs& args, TaskId id, bool derived);
   void Release(Task* task);

@@ -10,8 +10,9 @@ namespace {
 
 // Accesses kept for dependency derivation. Past this many, accesses of
 // finished tasks are dropped: they can no longer delay anything, only show up
-// in DependenciesOf.
-constexpr size_t kAccessHistoryLimit = 4096;
+// in DependenciesOf. Every submit scans the kept accesses, so this bounds the
+// cost of a submit while the workers keep up.
+constexpr size_t kAccessHistoryLimit = 256;
 
 bool Writes(ArgDirection dir) {
   return dir == ArgDirection::Output || dir == ArgDirection::InOut || dir == ArgDirection::OutputExisting;
@@ -151,8 +152,10 @@ std::vector<TaskId> Runtime::DerivedDeps(const TaskArgs& args) const {
   for (const auto& arg : args.args()) {
     if (!Tracked(arg.dir)) continue;
     bool writes = Writes(arg.dir);
+    auto [lo, hi] = arg.tensor.ByteRange();
     for (const Access& a : accesses_) {
-      if ((writes || a.writes) && arg.tensor.MayOverlap(a.tensor)) deps.push_back(a.task);
+      if (!(writes || a.writes) || a.hi <= lo || hi <= a.lo) continue;
+      if (arg.tensor.MayOverlap(a.tensor)) deps.push_back(a.task);
     }
   }
   return deps;
@@ -165,12 +168,15 @@ void Runtime::Record(const TaskArgs& args, TaskId id, bool derived) {
   for (const auto& arg : args.args()) {
     if (!Tracked(arg.dir)) continue;
     bool writes = Writes(arg.dir);
+    auto [lo, hi] = arg.tensor.ByteRange();
     // A write ordered after every access it covers stands in for them: any
     // later conflict with those accesses conflicts with this write too.
     if (writes && derived) {
-      std::erase_if(accesses_, [&](const Access& a) { return a.task != id && Contains(arg.tensor, a.tensor); });
+      std::erase_if(accesses_, [&](const Access& a) {
+        return a.task != id && lo <= a.lo && a.hi <= hi && Contains(arg.tensor, a.tensor);
+      });
     }
-    accesses_.push_back({arg.tensor, writes, id});
+    accesses_.push_back({arg.tensor, lo, hi, writes, id});
   }
 }
 

@@ -131,6 +131,7 @@ class Runtime {
  private:
   struct Access {
     Tensor tensor;
+    uintptr_t lo, hi;  // tensor.ByteRange(), the cheap first test
     bool writes;
     TaskId task;
   };

@@ -29,17 +29,30 @@ Tensor FromDlpack(py::handle obj) {
                       "(for torch: t.cpu())");
     }
   }
-  py::object capsule = obj.attr("__dlpack__")();
-  auto* managed = static_cast<dlpack::ManagedTensor*>(PyCapsule_GetPointer(capsule.ptr(), dlpack::kCapsuleName));
-  if (managed == nullptr) {
-    PyErr_Clear();
-    ThrowTypeError(std::string("pypto.runtime.Tensor: ") + TypeName(obj) +
-                   ".__dlpack__() did not return a 'dltensor' capsule (a consumed or versioned capsule)");
+  // DLPack 1.0 first: it can carry read-only memory (numpy refuses to export
+  // a read-only array the old way). Producers predating it reject the keyword.
+  py::object capsule;
+  try {
+    capsule = obj.attr("__dlpack__")(py::arg("max_version") = py::make_tuple(1, 0));
+  } catch (const py::error_already_set& e) {
+    if (!e.matches(PyExc_TypeError)) throw;
+    capsule = obj.attr("__dlpack__")();
   }
-  // The capsule's owner now is the tensor: renaming it stops the capsule's
-  // destructor from freeing it too.
-  PyCapsule_SetName(capsule.ptr(), dlpack::kUsedCapsuleName);
-  return dlpack::Import(managed);
+  if (PyCapsule_IsValid(capsule.ptr(), dlpack::kVersionedCapsuleName)) {
+    auto* managed =
+        static_cast<dlpack::ManagedTensorVersioned*>(PyCapsule_GetPointer(capsule.ptr(), dlpack::kVersionedCapsuleName));
+    // The tensor owns the struct now: renaming the capsule stops its
+    // destructor from freeing it too.
+    PyCapsule_SetName(capsule.ptr(), dlpack::kUsedVersionedCapsuleName);
+    return dlpack::ImportVersioned(managed);
+  }
+  if (PyCapsule_IsValid(capsule.ptr(), dlpack::kCapsuleName)) {
+    auto* managed = static_cast<dlpack::ManagedTensor*>(PyCapsule_GetPointer(capsule.ptr(), dlpack::kCapsuleName));
+    PyCapsule_SetName(capsule.ptr(), dlpack::kUsedCapsuleName);
+    return dlpack::Import(managed);
+  }
+  ThrowTypeError(std::string("pypto.runtime.Tensor: ") + TypeName(obj) +
+                 ".__dlpack__() did not return an unused DLPack capsule");
 }
 
 std::optional<ir::DataType> BufferDType(const py::buffer_info& info) {
@@ -62,7 +75,16 @@ std::optional<ir::DataType> BufferDType(const py::buffer_info& info) {
 }
 
 Tensor FromBuffer(py::handle obj) {
-  auto info = std::make_shared<py::buffer_info>(py::reinterpret_borrow<py::buffer>(obj).request(true));
+  auto buffer = py::reinterpret_borrow<py::buffer>(obj);
+  bool read_only = false;
+  std::shared_ptr<py::buffer_info> info;
+  try {
+    info = std::make_shared<py::buffer_info>(buffer.request(true));
+  } catch (const py::error_already_set& e) {
+    if (!e.matches(PyExc_BufferError)) throw;
+    info = std::make_shared<py::buffer_info>(buffer.request(false));
+    read_only = true;
+  }
   auto dtype = BufferDType(*info);
   if (!dtype) {
     ThrowValueError(std::string("pypto.runtime.Tensor: a ") + TypeName(obj) + " buffer of format '" + info->format +
@@ -78,10 +100,11 @@ Tensor FromBuffer(py::handle obj) {
   }
   std::vector<int64_t> shape(info->shape.begin(), info->shape.end());
   void* data = info->ptr;
-  return Tensor::Wrap(data, *dtype, shape, strides, [info]() mutable {
+  Tensor t = Tensor::Wrap(data, *dtype, shape, strides, [info]() mutable {
     py::gil_scoped_acquire gil;
     info.reset();
   });
+  return read_only ? t.AsReadOnly() : t;
 }
 
 Tensor FromObject(py::handle obj) {
@@ -135,6 +158,8 @@ void BindRuntime(py::module_& m) {
                              "Strides in elements.")
       .def_property_readonly("ndim", &Tensor::ndim)
       .def_property_readonly("is_contiguous", &Tensor::is_contiguous)
+      .def_property_readonly("read_only", &Tensor::read_only,
+                             "True for memory kernels must not write (a read-only numpy array, bytes).")
       .def("may_overlap", &Tensor::MayOverlap, py::arg("other"),
            "False only when the two tensors provably share no byte (what orders tasks).")
       .def(

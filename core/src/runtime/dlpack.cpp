@@ -129,15 +129,11 @@ DataType FromPyptoDType(ir::DataType dtype) {
   ThrowValueError(std::string("a PyPTO ") + dtype.name() + " tensor cannot be exported through DLPack: it has no DLPack dtype");
 }
 
-Tensor Import(ManagedTensor* managed) {
-  // Until the tensor owns `managed`, an error must still hand it back.
-  auto release = [managed] {
-    if (managed->deleter) managed->deleter(managed);
-  };
-  std::unique_ptr<ManagedTensor, void (*)(ManagedTensor*)> guard(managed, [](ManagedTensor* m) {
-    if (m->deleter) m->deleter(m);
-  });
-  const DLTensor& dl = managed->dl_tensor;
+namespace {
+
+// Wraps `dl` as a tensor whose storage runs `release` when the last view is
+// gone. Until then, an error leaves `release` to the caller.
+Tensor ImportDL(const DLTensor& dl, std::function<void()> release) {
   if (dl.device.device_type != kCPU && dl.device.device_type != kCUDAHost) {
     ThrowValueError(std::string("a tensor on device '") + DeviceName(dl.device.device_type) + ":" +
                     std::to_string(dl.device.device_id) +
@@ -153,9 +149,33 @@ Tensor Import(ManagedTensor* managed) {
   std::vector<int64_t> strides;
   if (dl.strides != nullptr) strides.assign(dl.strides, dl.strides + dl.ndim);
   void* data = static_cast<char*>(dl.data) + dl.byte_offset;
-  Tensor t = Tensor::Wrap(data, dtype, std::move(shape), std::move(strides), release);
+  return Tensor::Wrap(data, dtype, std::move(shape), std::move(strides), std::move(release));
+}
+
+template <typename Managed>
+void CallDeleter(Managed* m) {
+  if (m->deleter) m->deleter(m);
+}
+
+}  // namespace
+
+Tensor Import(ManagedTensor* managed) {
+  std::unique_ptr<ManagedTensor, void (*)(ManagedTensor*)> guard(managed, CallDeleter<ManagedTensor>);
+  Tensor t = ImportDL(managed->dl_tensor, [managed] { CallDeleter(managed); });
   guard.release();
   return t;
+}
+
+Tensor ImportVersioned(ManagedTensorVersioned* managed) {
+  std::unique_ptr<ManagedTensorVersioned, void (*)(ManagedTensorVersioned*)> guard(
+      managed, CallDeleter<ManagedTensorVersioned>);
+  if (managed->version.major != 1) {
+    ThrowValueError("a DLPack " + std::to_string(managed->version.major) + "." +
+                    std::to_string(managed->version.minor) + " tensor cannot be read: PyPTO reads DLPack 1.x");
+  }
+  Tensor t = ImportDL(managed->dl_tensor, [managed] { CallDeleter(managed); });
+  guard.release();
+  return (managed->flags & kFlagReadOnly) != 0 ? t.AsReadOnly() : t;
 }
 
 ManagedTensor* Export(const Tensor& tensor) {
@@ -171,7 +191,7 @@ ManagedTensorVersioned* ExportVersioned(const Tensor& tensor) {
   v.version = {1, 0};
   v.manager_ctx = state.get();
   v.deleter = DeleteVersionedExport;
-  v.flags = 0;
+  v.flags = tensor.read_only() ? kFlagReadOnly : 0;
   v.dl_tensor = state->managed.dl_tensor;
   return &state.release()->versioned;
 }

@@ -113,6 +113,11 @@ TaskArgs& TaskArgs::Add(ArgDirection dir, const Tensor& t) {
     ThrowValueError(std::string("TaskArgs: argument ") + std::to_string(args_.size()) + " (" + ArgDirectionName(dir) +
                     ") is an undefined tensor");
   }
+  if (t.read_only() && Writes(dir)) {
+    ThrowValueError(std::string("TaskArgs: argument ") + std::to_string(args_.size()) + " (" + ArgDirectionName(dir) +
+                    ") is written by the kernel, but " + t.ToString() +
+                    " is read-only memory; pass a writable tensor (numpy: a.copy() or a.flags.writeable = True)");
+  }
   args_.push_back({dir, t, 0});
   return *this;
 }

@@ -129,6 +129,12 @@ Tensor Tensor::View(const std::vector<int64_t>& offsets, const std::vector<int64
   return v;
 }
 
+Tensor Tensor::AsReadOnly() const {
+  Tensor t = *this;
+  t.read_only_ = true;
+  return t;
+}
+
 void* Tensor::data() const {
   if (!storage_) return nullptr;
   return static_cast<char*>(storage_->base()) + element_offset_ * ElementBits(dtype_) / 8;
@@ -182,7 +188,7 @@ PyptoRtTensorDesc Tensor::Describe() const {
 
 std::string Tensor::ToString() const {
   if (!defined()) return "<undefined tensor>";
-  return std::string(dtype_.name()) + Join(shape_) + " strides " + Join(strides_);
+  return std::string(dtype_.name()) + Join(shape_) + " strides " + Join(strides_) + (read_only_ ? " read-only" : "");
 }
 
 }  // namespace pypto::runtime

@@ -2,6 +2,7 @@
 #include <vector>
 
 #include "pypto/runtime/dlpack.h"
+#include "pypto/runtime/runtime.h"
 #include "runtime/runtime_test_util.h"
 
 namespace pypto::runtime {
@@ -103,6 +104,28 @@ TEST(RuntimeTensor, DlpackRejectsOtherDevicesAndUnknownDtypesAndReleasesThem) {
   std::string complex = ErrorOf([&] { dlpack::Import(make(dlpack::kCPU, {dlpack::kComplex, 64, 1})); });
   EXPECT_NE(complex.find("complex64 has no PyPTO equivalent"), std::string::npos) << complex;
   EXPECT_EQ(deleted, 2);
+}
+
+TEST(RuntimeTensor, DlpackVersionedImportKeepsTheReadOnlyFlag) {
+  Tensor t = Tensor::Allocate(ir::DataType::INT16, {2, 3}).AsReadOnly();
+  dlpack::ManagedTensorVersioned* managed = dlpack::ExportVersioned(t);
+  EXPECT_EQ(managed->version.major, 1u);
+  EXPECT_EQ(managed->flags & dlpack::kFlagReadOnly, dlpack::kFlagReadOnly);
+  Tensor back = dlpack::ImportVersioned(managed);
+  EXPECT_TRUE(back.read_only());
+  EXPECT_TRUE(back.View({1, 0}, {1, 3}).read_only());
+  EXPECT_FALSE(dlpack::ImportVersioned(dlpack::ExportVersioned(Tensor::Allocate(ir::DataType::INT16, {2}))).read_only());
+}
+
+TEST(RuntimeTensor, ReadOnlyMemoryCannotBeAKernelOutput) {
+  Tensor t = Tensor::Allocate(ir::DataType::FP32, {4}).AsReadOnly();
+  TaskArgs args;
+  args.AddInput(t).AddNoDep(t);
+  std::string message = ErrorOf([&] { args.AddInOut(t); });
+  EXPECT_NE(message.find("argument 2 (InOut) is written by the kernel, but FP32[4] strides [1] read-only is read-only"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(ErrorOf([&] { args.AddOutputExisting(t.View({1}, {2})); }).find("read-only memory"), std::string::npos);
 }
 
 }  // namespace

@@ -88,6 +88,18 @@ def test_buffer_protocol_objects_are_wrapped_in_place():
     assert buf[3] == 40
 
 
+def test_read_only_memory_is_wrapped_and_marked_read_only():
+    a = np.arange(6, dtype=np.float32)
+    a.flags.writeable = False
+    w = Tensor(a)
+    assert w.read_only and w.data_ptr == a.ctypes.data
+    assert not np.from_dlpack(w).flags.writeable
+    assert w.view([2], [2]).read_only
+    b = Tensor(b"\x01\x02\x03")
+    assert b.read_only and b.dtype == ir.DataType.UINT8
+    assert not Tensor(np.zeros(2)).read_only
+
+
 def test_tensor_survives_the_source_object():
     t = torch.arange(6, dtype=torch.float32)
     ptr = t.data_ptr()

@@ -98,10 +98,13 @@ DataType FromPyptoDType(ir::DataType dtype);
 // returned tensor is gone, and also when this throws). CPU memory only: any
 // other device is a ValueError naming it.
 Tensor Import(ManagedTensor* managed);
+// The same for DLPack 1.0 tensors; the read-only flag makes a read-only
+// tensor (Tensor::read_only).
+Tensor ImportVersioned(ManagedTensorVersioned* managed);
 // A new ManagedTensor referring to `tensor`'s memory and keeping it alive
 // until the consumer calls its deleter.
 ManagedTensor* Export(const Tensor& tensor);
-// The same as a writable DLPack 1.0 tensor.
+// The same as a DLPack 1.0 tensor, flagged read-only when the tensor is.
 ManagedTensorVersioned* ExportVersioned(const Tensor& tensor);
 
 }  // namespace pypto::runtime::dlpack

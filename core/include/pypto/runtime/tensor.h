@@ -53,6 +53,11 @@ class Tensor {
   // A ValueError when the window leaves the tensor or the ranks differ.
   Tensor View(const std::vector<int64_t>& offsets, const std::vector<int64_t>& shape) const;
 
+  // The same view, marked as memory kernels must not write (a read-only
+  // numpy array, a bytes object); views of it inherit the mark.
+  Tensor AsReadOnly() const;
+  bool read_only() const { return read_only_; }
+
   bool defined() const { return storage_ != nullptr; }
   void* data() const;  // element [0, ..., 0]
   ir::DataType dtype() const { return dtype_; }
@@ -89,6 +94,7 @@ class Tensor {
   std::vector<int64_t> root_origin_;
   std::vector<int64_t> root_strides_;
   bool root_unique_addresses_ = true;
+  bool read_only_ = false;
 };
 
 // The element size in bytes used for address arithmetic (4-bit types: packed

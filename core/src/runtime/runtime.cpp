@@ -125,6 +125,13 @@ TaskArgs& TaskArgs::Add(ArgDirection dir, const Tensor& t) {
 Runtime::Runtime(RuntimeOptions options) {
   int n = options.num_clusters;
   if (n <= 0) n = std::max(1u, std::thread::hardware_concurrency());
+  core_states_.assign(n, {nullptr, nullptr, nullptr});
+  if (options.core_state) {
+    for (int c = 0; c < n; ++c) {
+      core_states_[c] = {options.core_state(c, CoreType::AIC, 0), options.core_state(c, CoreType::AIV, 0),
+                         options.core_state(c, CoreType::AIV, 1)};
+    }
+  }
   workers_.reserve(n);
   for (int i = 0; i < n; ++i) workers_.emplace_back([this, i] { WorkerLoop(i); });
 }
@@ -326,7 +333,9 @@ void Runtime::RunBlock(const Block& block, int cluster_id) {
   std::vector<PyptoRtCoreContext> contexts(members.size());
   std::vector<CoreFault> faults(members.size());
   for (size_t i = 0; i < members.size(); ++i) {
-    contexts[i] = {block.block_idx, t->core_num, members[i].subblock, members[i].core_type, cluster_id, nullptr};
+    int slot = members[i].core_type == PYPTO_RT_AIC ? 0 : 1 + members[i].subblock;
+    contexts[i] = {block.block_idx,  t->core_num, members[i].subblock, members[i].core_type, cluster_id,
+                   nullptr,          core_states_[cluster_id][slot]};
     faults[i].run_faulted = &run_faulted_;
   }
   // The cores of a cluster task exchange tiles while they run, so each gets

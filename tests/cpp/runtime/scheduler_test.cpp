@@ -278,3 +278,32 @@ TEST(RuntimeScheduler, AJoinStandsForAllItsDeps) {
 
 }  // namespace
 }  // namespace pypto::runtime
+
+namespace pypto::runtime {
+namespace {
+
+// Records the core state each block saw, by block index.
+void RecordState(const int64_t* args, PyptoRtCoreContext* ctx) {
+  At(TensorArg(args, 0), ctx->block_idx, 0) = reinterpret_cast<int64_t>(ctx->core_state);
+  At(TensorArg(args, 0), ctx->block_idx, 1) = ctx->cluster_id;
+}
+
+TEST(RuntimeScheduler, EachCoreSeesItsOwnState) {
+  std::vector<int64_t> states(2 * 3);
+  RuntimeOptions options(2, [&](int cluster, CoreType type, int lane) -> void* {
+    return &states[cluster * 3 + (type == CoreType::AIC ? 0 : 1 + lane)];
+  });
+  Runtime rt(options);
+  Tensor aiv = Tensor::Allocate(ir::DataType::INT64, {6, 2});
+  Tensor aic = Tensor::Allocate(ir::DataType::INT64, {6, 2});
+  rt.Submit(KernelSet::Aiv({"aiv", RecordState}), TaskArgs().AddOutputExisting(aiv), 6);
+  rt.Submit(KernelSet::Aic({"aic", RecordState}), TaskArgs().AddOutputExisting(aic), 6);
+  rt.WaitAll();
+  for (int b = 0; b < 6; ++b) {
+    EXPECT_EQ(At(aiv, b, 0), reinterpret_cast<int64_t>(&states[At(aiv, b, 1) * 3 + 1]));
+    EXPECT_EQ(At(aic, b, 0), reinterpret_cast<int64_t>(&states[At(aic, b, 1) * 3]));
+  }
+}
+
+}  // namespace
+}  // namespace pypto::runtime

@@ -44,8 +44,8 @@ typedef struct PyptoRtTensorDesc {
   int32_t dtype;
 } PyptoRtTensorDesc;
 
-/* What one core knows while it runs one block of a task. A simulator may
- * extend it by embedding it first in a larger struct. */
+/* What one core knows while it runs one block of a task. Per-core state a
+ * simulator keeps (on-chip buffers) comes through core_state. */
 typedef struct PyptoRtCoreContext {
   int32_t block_idx;    /* spmd block of the task, 0..block_num-1 */
   int32_t block_num;    /* the task's core_num */
@@ -53,6 +53,8 @@ typedef struct PyptoRtCoreContext {
   int32_t core_type;    /* PyptoRtCoreType */
   int32_t cluster_id;   /* the worker (cluster) running the block */
   void* fault;          /* runtime-owned; report errors with pypto_rt_kernel_fail */
+  void* core_state;     /* this core's state from RuntimeOptions::core_state (a
+                           simulator's on-chip buffers), NULL when none */
 } PyptoRtCoreContext;
 
 typedef void (*PyptoRtKernelFn)(const int64_t* args, PyptoRtCoreContext* ctx);

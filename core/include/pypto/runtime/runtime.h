@@ -13,7 +13,9 @@
 // run and with any number of workers.
 #pragma once
 
+#include <array>
 #include <atomic>
+#include <functional>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -84,7 +86,17 @@ class TaskArgs {
 };
 
 struct RuntimeOptions {
+  using CoreStateFn = std::function<void*(int cluster_id, CoreType type, int lane)>;
+
+  RuntimeOptions() = default;
+  explicit RuntimeOptions(int clusters, CoreStateFn state = {})
+      : num_clusters(clusters), core_state(std::move(state)) {}
+
   int num_clusters = 0;  // worker threads; <= 0: one per hardware thread
+  // Called once per core (cluster, core type, AIV lane) when the runtime
+  // starts; what it returns is that core's CoreContext::core_state for every
+  // block the core runs. The caller owns it and keeps it alive.
+  CoreStateFn core_state;
 };
 
 // Where and how one block ran; kept per task for tests and traces.
@@ -162,6 +174,8 @@ class Runtime {
   std::condition_variable done_cv_;
   bool stopping_ = false;
   std::vector<std::thread> workers_;
+  // Per cluster: the AIC's state, then the two AIV lanes'.
+  std::vector<std::array<void*, 3>> core_states_;
 
   TaskId next_id_ = 0;
   TaskId run_first_id_ = 0;

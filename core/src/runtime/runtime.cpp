@@ -58,6 +58,55 @@ struct Runtime::Task {
   std::vector<BlockRecord> blocks;
 };
 
+// A thread that runs one job at a time for a cluster worker.
+class Runtime::LaneThread {
+ public:
+  LaneThread() : thread_([this] { Loop(); }) {}
+  ~LaneThread() {
+    {
+      std::lock_guard lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+
+  void Post(std::function<void()> job) {
+    std::lock_guard lock(mu_);
+    job_ = std::move(job);
+    done_ = false;
+    cv_.notify_all();
+  }
+
+  void Wait() {
+    std::unique_lock lock(mu_);
+    cv_.wait(lock, [&] { return done_; });
+  }
+
+ private:
+  void Loop() {
+    std::unique_lock lock(mu_);
+    for (;;) {
+      cv_.wait(lock, [&] { return stop_ || job_ != nullptr; });
+      if (job_ == nullptr) return;
+      std::function<void()> job = std::move(job_);
+      job_ = nullptr;
+      lock.unlock();
+      job();
+      lock.lock();
+      done_ = true;
+      cv_.notify_all();
+    }
+  }
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::function<void()> job_;
+  bool done_ = true;
+  bool stop_ = false;
+  std::thread thread_;  // last: starts after the state it reads
+};
+
 struct Runtime::Fault {
   TaskId task = 0;
   std::string kernel;
@@ -126,6 +175,7 @@ Runtime::Runtime(RuntimeOptions options) {
   int n = options.num_clusters;
   if (n <= 0) n = std::max(1u, std::thread::hardware_concurrency());
   core_states_.assign(n, {nullptr, nullptr, nullptr});
+  lanes_.resize(n);
   if (options.core_state) {
     for (int c = 0; c < n; ++c) {
       core_states_[c] = {options.core_state(c, CoreType::AIC, 0), options.core_state(c, CoreType::AIV, 0),
@@ -338,14 +388,17 @@ void Runtime::RunBlock(const Block& block, int cluster_id) {
                    nullptr,          core_states_[cluster_id][slot]};
     faults[i].run_faulted = &run_faulted_;
   }
-  // The cores of a cluster task exchange tiles while they run, so each gets
-  // its own thread; a single-core block runs on the worker itself.
-  std::vector<std::thread> lanes;
+  // The cores of a cluster task exchange tiles while they run, so each runs
+  // on its own thread: the first on the worker, the others on the cluster's
+  // lane threads.
+  auto& lanes = lanes_[cluster_id];
   for (size_t i = 1; i < members.size(); ++i) {
-    lanes.emplace_back([&, i] { RunMember(members[i], t->slots.data(), contexts[i], faults[i]); });
+    auto& lane = lanes[i - 1];
+    if (!lane) lane = std::make_unique<LaneThread>();
+    lane->Post([&, i] { RunMember(members[i], t->slots.data(), contexts[i], faults[i]); });
   }
   RunMember(members[0], t->slots.data(), contexts[0], faults[0]);
-  for (auto& lane : lanes) lane.join();
+  for (size_t i = 1; i < members.size(); ++i) lanes[i - 1]->Wait();
 
   std::lock_guard lock(mu_);
   t->blocks.push_back({block.block_idx, cluster_id});

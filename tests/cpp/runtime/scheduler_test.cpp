@@ -307,3 +307,33 @@ TEST(RuntimeScheduler, EachCoreSeesItsOwnState) {
 
 }  // namespace
 }  // namespace pypto::runtime
+
+namespace pypto::runtime {
+namespace {
+
+// Each core of a cluster task writes block_idx * 10 + its column.
+void WriteCoreCell(const int64_t* args, PyptoRtCoreContext* ctx) {
+  int64_t col = ctx->core_type == PYPTO_RT_AIC ? 0 : 1 + ctx->subblock_idx;
+  At(TensorArg(args, 0), ctx->block_idx, col) += ctx->block_idx * 10 + col;
+}
+
+TEST(RuntimeScheduler, ManyClusterTasksReuseTheLaneThreads) {
+  Runtime rt(RuntimeOptions{3});
+  KernelSet group;
+  group.aic = {"cube", WriteCoreCell};
+  group.aiv[0] = {"vec", WriteCoreCell};
+  group.aiv[1] = {"vec", WriteCoreCell};
+  KernelSet dual;
+  dual.aiv[0] = {"vec", WriteCoreCell};
+  dual.aiv[1] = {"vec", WriteCoreCell};
+  Tensor out = Tensor::Allocate(ir::DataType::INT64, {5, 3});
+  for (int i = 0; i < 20; ++i) rt.Submit(i % 2 ? dual : group, TaskArgs().AddInOut(out), 5);
+  rt.WaitAll();
+  for (int b = 0; b < 5; ++b) {
+    EXPECT_EQ(At(out, b, 0), 10 * (b * 10));
+    for (int c = 1; c < 3; ++c) EXPECT_EQ(At(out, b, c), 20 * (b * 10 + c));
+  }
+}
+
+}  // namespace
+}  // namespace pypto::runtime

@@ -139,6 +139,7 @@ class Runtime {
 
   struct Task;
   struct Fault;
+  class LaneThread;
 
  private:
   struct Access {
@@ -176,6 +177,10 @@ class Runtime {
   std::vector<std::thread> workers_;
   // Per cluster: the AIC's state, then the two AIV lanes'.
   std::vector<std::array<void*, 3>> core_states_;
+  // Per cluster: the threads that run the other cores of a cluster task
+  // while the worker runs the first; started on first use, used only by
+  // that cluster's worker.
+  std::vector<std::array<std::unique_ptr<LaneThread>, 2>> lanes_;
 
   TaskId next_id_ = 0;
   TaskId run_first_id_ = 0;

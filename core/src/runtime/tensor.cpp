@@ -81,10 +81,9 @@ Tensor Tensor::Wrap(void* data, ir::DataType dtype, std::vector<int64_t> shape, 
   t.root_origin_.assign(t.shape_.size(), 0);
   t.root_strides_ = t.strides_;
   t.root_unique_addresses_ = UniqueAddresses(t.shape_, t.strides_);
-  auto [lo, hi] = t.ByteRange();
-  (void)hi;
   // The storage base is the element at index 0; byte ranges are measured from
   // data pointers, so negative strides need no special base.
+  auto [lo, hi] = t.ByteRange();
   t.storage_ = std::make_shared<Storage>(data, static_cast<int64_t>(hi - lo), std::move(release));
   return t;
 }

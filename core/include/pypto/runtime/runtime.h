@@ -133,6 +133,8 @@ class Runtime {
   void WaitAll();
 
   // The tasks a task waited for at submit (explicit and derived, sorted).
+  // In long runs, tasks that had already finished may be missing: their
+  // accesses are forgotten once more than a few hundred are kept.
   std::vector<TaskId> DependenciesOf(TaskId id) const;
   // Where each block of a finished task of the current or last run ran.
   std::vector<BlockRecord> BlocksOf(TaskId id) const;

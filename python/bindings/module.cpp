@@ -13,6 +13,7 @@ void BindOps(py::module_& m);
 void BindPlugins(py::module_& m);
 void BindPasses(py::module_& m);
 void BindPlatforms(py::module_& m);
+void BindRuntime(py::module_& m);
 
 }  // namespace pypto::python
 
@@ -33,4 +34,6 @@ PYBIND11_MODULE(_core, m) {
   BindPasses(passes);
   auto platforms = m.def_submodule("platforms", "The SoC descriptions passes compile against");
   BindPlatforms(platforms);
+  auto runtime = m.def_submodule("runtime", "Tensors shared with torch and numpy; the task runtime");
+  BindRuntime(runtime);
 }

@@ -1,0 +1,199 @@
+// The task runtime of one program run: orchestration code submits tasks
+// (a kernel, its arguments with directions, a block count), the runtime
+// derives the order between them and runs ready tasks on worker threads that
+// stand for the platform's clusters (1 AIC + 2 AIV each).
+//
+// Order: task B waits for an earlier task A when B lists A in its explicit
+// deps, or when an argument of B may overlap an argument of A (same bytes,
+// see Tensor::MayOverlap) and at least one of the two writes it (RAW, WAR and
+// WAW). NoDep arguments and scalars never order anything; tasks submitted in a
+// MANUAL scope are ordered by their explicit deps only (later tasks still see
+// what they wrote). Anything not ordered may run concurrently, so a program
+// whose conflicting accesses are all ordered gives the same result on every
+// run and with any number of workers.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <functional>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "pypto/runtime/c_api.h"
+#include "pypto/runtime/tensor.h"
+#include "pypto/support/error.h"
+
+namespace pypto::runtime {
+
+using TaskId = int64_t;
+using KernelFn = PyptoRtKernelFn;
+using CoreContext = PyptoRtCoreContext;
+
+enum class CoreType { AIC, AIV };
+enum class ScopeMode { Auto, Manual };
+
+// How a task uses an argument (the call-site directions of the compiler).
+enum class ArgDirection { Input, Output, InOut, OutputExisting, NoDep, Scalar };
+const char* ArgDirectionName(ArgDirection dir);
+
+struct Kernel {
+  std::string name;
+  KernelFn fn = nullptr;
+  bool defined() const { return fn != nullptr; }
+};
+
+// The kernels one block runs. A plain AIC or AIV task sets one member; a
+// cluster (Group) task sets the AIC and one or two AIV lanes, which run
+// concurrently on one cluster; two AIV lanes alone are a dual-AIV task.
+struct KernelSet {
+  Kernel aic;
+  Kernel aiv[2];
+
+  static KernelSet Aic(Kernel k);
+  static KernelSet Aiv(Kernel k);
+  int members() const;
+  std::string name() const;  // the kernel names joined by '+'
+};
+
+class TaskArgs {
+ public:
+  struct Arg {
+    ArgDirection dir;
+    Tensor tensor;       // all but scalars
+    int64_t scalar = 0;  // scalars
+  };
+
+  TaskArgs& AddInput(const Tensor& t) { return Add(ArgDirection::Input, t); }
+  TaskArgs& AddOutput(const Tensor& t) { return Add(ArgDirection::Output, t); }
+  TaskArgs& AddInOut(const Tensor& t) { return Add(ArgDirection::InOut, t); }
+  TaskArgs& AddOutputExisting(const Tensor& t) { return Add(ArgDirection::OutputExisting, t); }
+  TaskArgs& AddNoDep(const Tensor& t) { return Add(ArgDirection::NoDep, t); }
+  TaskArgs& AddScalar(int64_t value);
+  TaskArgs& Add(ArgDirection dir, const Tensor& t);
+
+  const std::vector<Arg>& args() const { return args_; }
+  size_t size() const { return args_.size(); }
+
+ private:
+  std::vector<Arg> args_;
+};
+
+struct RuntimeOptions {
+  using CoreStateFn = std::function<void*(int cluster_id, CoreType type, int lane)>;
+
+  RuntimeOptions() = default;
+  explicit RuntimeOptions(int clusters, CoreStateFn state = {})
+      : num_clusters(clusters), core_state(std::move(state)) {}
+
+  int num_clusters = 0;  // worker threads; <= 0: one per hardware thread
+  // Called once per core (cluster, core type, AIV lane) when the runtime
+  // starts; what it returns is that core's CoreContext::core_state for every
+  // block the core runs. The caller owns it and keeps it alive.
+  CoreStateFn core_state;
+};
+
+// Where and how one block ran; kept per task for tests and traces.
+struct BlockRecord {
+  int32_t block_idx = 0;
+  int32_t cluster_id = 0;
+};
+
+class Runtime {
+ public:
+  explicit Runtime(RuntimeOptions options = {});
+  ~Runtime();
+  Runtime(const Runtime&) = delete;
+  Runtime& operator=(const Runtime&) = delete;
+
+  int num_clusters() const { return static_cast<int>(workers_.size()); }
+
+  // Queues a task of `core_num` blocks. Returns its id (ids grow across runs
+  // and are never reused). Deps naming finished tasks are already satisfied;
+  // an id never submitted is a ValueError.
+  TaskId Submit(const KernelSet& kernels, const TaskArgs& args, int core_num = 1, const std::vector<TaskId>& deps = {});
+  // A join (pl.system.task_dummy): a task without a kernel that finishes as
+  // soon as `deps` have, so one id can stand for many.
+  TaskId SubmitJoin(const std::vector<TaskId>& deps);
+
+  void BeginScope(ScopeMode mode);
+  void EndScope();
+
+  // Blocks until every submitted task finished or was cancelled. After a
+  // kernel fault, no new task starts; running ones finish, and this throws
+  // the first fault (lowest task id) as a pypto::Error naming the kernel, the
+  // instruction and the source line. Either way the runtime is ready for the
+  // next run.
+  void WaitAll();
+
+  // The tasks a task waited for at submit (explicit and derived, sorted).
+  // In long runs, tasks that had already finished may be missing: their
+  // accesses are forgotten once more than a few hundred are kept.
+  std::vector<TaskId> DependenciesOf(TaskId id) const;
+  // Where each block of a finished task of the current or last run ran.
+  std::vector<BlockRecord> BlocksOf(TaskId id) const;
+
+  struct Task;
+  struct Fault;
+  class LaneThread;
+
+ private:
+  struct Access {
+    Tensor tensor;
+    uintptr_t lo, hi;  // tensor.ByteRange(), the cheap first test
+    bool writes;
+    TaskId task;
+  };
+  struct Block {
+    Task* task;
+    int32_t block_idx;
+  };
+
+  struct RetiredRun {
+    std::vector<std::unique_ptr<Task>> tasks;
+    std::vector<Access> accesses;
+  };
+
+  void StartRunIfIdle(RetiredRun& retired);
+  TaskId Enqueue(const KernelSet& kernels, const TaskArgs& args, int core_num, const std::vector<TaskId>& deps);
+  std::vector<TaskId> DerivedDeps(const TaskArgs& args) const;
+  void Record(const TaskArgs& args, TaskId id, bool derived);
+  void Release(Task* task);
+  void CompleteTask(Task* task);
+  void FinishBlock(Task* task);
+  void DrainReady();
+  void WorkerLoop(int cluster_id);
+  void RunBlock(const Block& block, int cluster_id);
+  Task* FindTask(TaskId id) const;
+
+  mutable std::mutex mu_;
+  std::condition_variable work_cv_;
+  std::condition_variable done_cv_;
+  bool stopping_ = false;
+  std::vector<std::thread> workers_;
+  // Per cluster: the AIC's state, then the two AIV lanes'.
+  std::vector<std::array<void*, 3>> core_states_;
+  // Per cluster: the threads that run the other cores of a cluster task
+  // while the worker runs the first; started on first use, used only by
+  // that cluster's worker.
+  std::vector<std::array<std::unique_ptr<LaneThread>, 2>> lanes_;
+
+  TaskId next_id_ = 0;
+  TaskId run_first_id_ = 0;
+  std::vector<std::unique_ptr<Task>> tasks_;  // this run's tasks, by id - run_first_id_
+  std::deque<Block> ready_;
+  std::vector<Access> accesses_;  // unfinished tasks' tensor args
+  int64_t unfinished_ = 0;
+  std::vector<ScopeMode> scopes_;
+  std::unique_ptr<Fault> fault_;
+  std::atomic<bool> run_faulted_{false};
+  bool run_open_ = false;
+};
+
+}  // namespace pypto::runtime

@@ -1,0 +1,498 @@
+#include "pypto/runtime/runtime.h"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+
+namespace pypto::runtime {
+
+namespace {
+
+// Accesses kept for dependency derivation. Past this many, accesses of
+// finished tasks are dropped: they can no longer delay anything, only show up
+// in DependenciesOf. Every submit scans the kept accesses, so this bounds the
+// cost of a submit while the workers keep up.
+constexpr size_t kAccessHistoryLimit = 256;
+
+bool Writes(ArgDirection dir) {
+  return dir == ArgDirection::Output || dir == ArgDirection::InOut || dir == ArgDirection::OutputExisting;
+}
+
+bool Tracked(ArgDirection dir) { return dir != ArgDirection::NoDep && dir != ArgDirection::Scalar; }
+
+// Whether `inner` provably lies inside `outer`: views of one root with one
+// layout whose rectangles nest.
+bool Contains(const Tensor& outer, const Tensor& inner) {
+  if (outer.storage() != inner.storage() || outer.root_strides() != inner.root_strides()) return false;
+  for (size_t i = 0; i < outer.shape().size(); ++i) {
+    int64_t ob = outer.root_origin()[i], ib = inner.root_origin()[i];
+    if (ib < ob || ib + inner.shape()[i] > ob + outer.shape()[i]) return false;
+  }
+  return true;
+}
+
+// What one core of a block reported; the context's `fault` points here.
+struct CoreFault {
+  std::atomic<bool>* run_faulted = nullptr;
+  bool failed = false;
+  std::string instruction;
+  std::string file;
+  int line = 0;
+  std::string message;
+};
+
+}  // namespace
+
+struct Runtime::Task {
+  TaskId id = 0;
+  KernelSet kernels;
+  int32_t core_num = 1;
+  std::vector<TaskArgs::Arg> args;  // holds the tensors' storage alive
+  std::vector<PyptoRtTensorDesc> descs;
+  std::vector<int64_t> slots;
+  std::vector<TaskId> deps;
+  std::vector<Task*> successors;
+  int pending = 0;
+  int blocks_left = 0;
+  bool finished = false;
+  std::vector<BlockRecord> blocks;
+};
+
+// A thread that runs one job at a time for a cluster worker.
+class Runtime::LaneThread {
+ public:
+  LaneThread() : thread_([this] { Loop(); }) {}
+  ~LaneThread() {
+    {
+      std::lock_guard lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+
+  void Post(std::function<void()> job) {
+    std::lock_guard lock(mu_);
+    job_ = std::move(job);
+    done_ = false;
+    cv_.notify_all();
+  }
+
+  void Wait() {
+    std::unique_lock lock(mu_);
+    cv_.wait(lock, [&] { return done_; });
+  }
+
+ private:
+  void Loop() {
+    std::unique_lock lock(mu_);
+    for (;;) {
+      cv_.wait(lock, [&] { return stop_ || job_ != nullptr; });
+      if (job_ == nullptr) return;
+      std::function<void()> job = std::move(job_);
+      job_ = nullptr;
+      lock.unlock();
+      job();
+      lock.lock();
+      done_ = true;
+      cv_.notify_all();
+    }
+  }
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::function<void()> job_;
+  bool done_ = true;
+  bool stop_ = false;
+  std::thread thread_;  // last: starts after the state it reads
+};
+
+struct Runtime::Fault {
+  TaskId task = 0;
+  std::string kernel;
+  int32_t block_idx = 0;
+  int32_t core_num = 1;
+  CoreFault report;
+};
+
+const char* ArgDirectionName(ArgDirection dir) {
+  switch (dir) {
+    case ArgDirection::Input: return "Input";
+    case ArgDirection::Output: return "Output";
+    case ArgDirection::InOut: return "InOut";
+    case ArgDirection::OutputExisting: return "OutputExisting";
+    case ArgDirection::NoDep: return "NoDep";
+    case ArgDirection::Scalar: return "Scalar";
+  }
+  return "?";
+}
+
+KernelSet KernelSet::Aic(Kernel k) {
+  KernelSet s;
+  s.aic = std::move(k);
+  return s;
+}
+
+KernelSet KernelSet::Aiv(Kernel k) {
+  KernelSet s;
+  s.aiv[0] = std::move(k);
+  return s;
+}
+
+int KernelSet::members() const { return int(aic.defined()) + int(aiv[0].defined()) + int(aiv[1].defined()); }
+
+std::string KernelSet::name() const {
+  std::string out;
+  for (const Kernel* k : {&aic, &aiv[0], &aiv[1]}) {
+    if (!k->defined()) continue;
+    if (!out.empty()) out += "+";
+    out += k->name;
+  }
+  return out;
+}
+
+TaskArgs& TaskArgs::AddScalar(int64_t value) {
+  args_.push_back({ArgDirection::Scalar, Tensor(), value});
+  return *this;
+}
+
+TaskArgs& TaskArgs::Add(ArgDirection dir, const Tensor& t) {
+  if (dir == ArgDirection::Scalar) ThrowValueError("TaskArgs: a tensor cannot be added as a Scalar argument");
+  if (!t.defined()) {
+    ThrowValueError(std::string("TaskArgs: argument ") + std::to_string(args_.size()) + " (" + ArgDirectionName(dir) +
+                    ") is an undefined tensor");
+  }
+  if (t.read_only() && Writes(dir)) {
+    ThrowValueError(std::string("TaskArgs: argument ") + std::to_string(args_.size()) + " (" + ArgDirectionName(dir) +
+                    ") is written by the kernel, but " + t.ToString() +
+                    " is read-only memory; pass a writable tensor (numpy: a.copy() or a.flags.writeable = True)");
+  }
+  args_.push_back({dir, t, 0});
+  return *this;
+}
+
+Runtime::Runtime(RuntimeOptions options) {
+  int n = options.num_clusters;
+  if (n <= 0) n = std::max(1u, std::thread::hardware_concurrency());
+  core_states_.assign(n, {nullptr, nullptr, nullptr});
+  lanes_.resize(n);
+  if (options.core_state) {
+    for (int c = 0; c < n; ++c) {
+      core_states_[c] = {options.core_state(c, CoreType::AIC, 0), options.core_state(c, CoreType::AIV, 0),
+                         options.core_state(c, CoreType::AIV, 1)};
+    }
+  }
+  workers_.reserve(n);
+  for (int i = 0; i < n; ++i) workers_.emplace_back([this, i] { WorkerLoop(i); });
+}
+
+Runtime::~Runtime() {
+  {
+    std::unique_lock lock(mu_);
+    done_cv_.wait(lock, [&] { return unfinished_ == 0; });
+    stopping_ = true;
+  }
+  work_cv_.notify_all();
+  for (auto& w : workers_) w.join();
+}
+
+Runtime::Task* Runtime::FindTask(TaskId id) const {
+  if (id < run_first_id_ || id >= next_id_) return nullptr;
+  return tasks_[id - run_first_id_].get();
+}
+
+void Runtime::StartRunIfIdle(RetiredRun& retired) {
+  if (run_open_) return;
+  run_open_ = true;
+  retired.tasks.swap(tasks_);
+  retired.accesses.swap(accesses_);
+  run_first_id_ = next_id_;
+}
+
+std::vector<TaskId> Runtime::DerivedDeps(const TaskArgs& args) const {
+  std::vector<TaskId> deps;
+  for (const auto& arg : args.args()) {
+    if (!Tracked(arg.dir)) continue;
+    bool writes = Writes(arg.dir);
+    auto [lo, hi] = arg.tensor.ByteRange();
+    for (const Access& a : accesses_) {
+      if (!(writes || a.writes) || a.hi <= lo || hi <= a.lo) continue;
+      if (arg.tensor.MayOverlap(a.tensor)) deps.push_back(a.task);
+    }
+  }
+  return deps;
+}
+
+void Runtime::Record(const TaskArgs& args, TaskId id, bool derived) {
+  if (accesses_.size() > kAccessHistoryLimit) {
+    std::erase_if(accesses_, [&](const Access& a) { return FindTask(a.task)->finished; });
+  }
+  for (const auto& arg : args.args()) {
+    if (!Tracked(arg.dir)) continue;
+    bool writes = Writes(arg.dir);
+    auto [lo, hi] = arg.tensor.ByteRange();
+    // A write ordered after every access it covers stands in for them: any
+    // later conflict with those accesses conflicts with this write too.
+    if (writes && derived) {
+      std::erase_if(accesses_, [&](const Access& a) {
+        return a.task != id && lo <= a.lo && a.hi <= hi && Contains(arg.tensor, a.tensor);
+      });
+    }
+    accesses_.push_back({arg.tensor, lo, hi, writes, id});
+  }
+}
+
+TaskId Runtime::Submit(const KernelSet& kernels, const TaskArgs& args, int core_num, const std::vector<TaskId>& deps) {
+  if (kernels.members() == 0) ThrowValueError("Runtime.submit: the task has no kernel");
+  if (core_num < 1) {
+    ThrowValueError("Runtime.submit: task '" + kernels.name() + "' needs core_num >= 1, got " +
+                    std::to_string(core_num));
+  }
+  return Enqueue(kernels, args, core_num, deps);
+}
+
+TaskId Runtime::SubmitJoin(const std::vector<TaskId>& deps) { return Enqueue(KernelSet(), TaskArgs(), 0, deps); }
+
+TaskId Runtime::Enqueue(const KernelSet& kernels, const TaskArgs& args, int core_num, const std::vector<TaskId>& deps) {
+  std::string name = core_num == 0 ? std::string("join") : kernels.name();
+  // The last run's tasks are freed after the lock is released: freeing a
+  // tensor may call back into its owner (a DLPack deleter taking the GIL).
+  RetiredRun retired;
+  std::unique_lock lock(mu_);
+  StartRunIfIdle(retired);
+  std::vector<TaskId> all;
+  for (TaskId d : deps) {
+    if (d < 0 || d >= next_id_) {
+      ThrowValueError("Runtime.submit: task '" + name + "' depends on task " + std::to_string(d) +
+                      ", which was never submitted (ids so far: 0.." + std::to_string(next_id_ - 1) + ")");
+    }
+    if (d >= run_first_id_) all.push_back(d);  // earlier runs have finished
+  }
+  bool derived = scopes_.empty() || scopes_.back() != ScopeMode::Manual;
+  if (derived) {
+    std::vector<TaskId> found = DerivedDeps(args);
+    all.insert(all.end(), found.begin(), found.end());
+  }
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+
+  auto task = std::make_unique<Task>();
+  Task* t = task.get();
+  t->id = next_id_++;
+  t->kernels = kernels;
+  t->core_num = core_num;
+  t->args = args.args();
+  t->descs.reserve(t->args.size());
+  for (const auto& arg : t->args) {
+    if (arg.dir == ArgDirection::Scalar) {
+      t->slots.push_back(arg.scalar);
+    } else {
+      t->descs.push_back(arg.tensor.Describe());
+      t->slots.push_back(reinterpret_cast<int64_t>(&t->descs.back()));
+    }
+  }
+  t->deps = all;
+  t->blocks_left = core_num;
+  tasks_.push_back(std::move(task));
+  ++unfinished_;
+  Record(args, t->id, derived);
+  for (TaskId d : all) {
+    Task* pred = FindTask(d);
+    if (pred->finished) continue;
+    pred->successors.push_back(t);
+    ++t->pending;
+  }
+  if (t->pending == 0) Release(t);
+  return t->id;
+}
+
+void Runtime::Release(Task* t) {
+  if (fault_ || t->core_num == 0) {
+    CompleteTask(t);
+    return;
+  }
+  for (int32_t b = 0; b < t->core_num; ++b) ready_.push_back({t, b});
+  work_cv_.notify_all();
+}
+
+void Runtime::CompleteTask(Task* done) {
+  std::vector<Task*> work{done};
+  while (!work.empty()) {
+    Task* t = work.back();
+    work.pop_back();
+    t->finished = true;
+    --unfinished_;
+    for (Task* s : t->successors) {
+      if (--s->pending != 0) continue;
+      if (fault_) {
+        work.push_back(s);
+      } else {
+        Release(s);
+      }
+    }
+  }
+  if (unfinished_ == 0) done_cv_.notify_all();
+}
+
+void Runtime::FinishBlock(Task* t) {
+  if (--t->blocks_left == 0) CompleteTask(t);
+}
+
+void Runtime::WorkerLoop(int cluster_id) {
+  std::unique_lock lock(mu_);
+  for (;;) {
+    work_cv_.wait(lock, [&] { return stopping_ || !ready_.empty(); });
+    if (ready_.empty()) return;
+    Block block = ready_.front();
+    ready_.pop_front();
+    lock.unlock();
+    RunBlock(block, cluster_id);
+    lock.lock();
+    FinishBlock(block.task);
+  }
+}
+
+namespace {
+
+struct Member {
+  const Kernel* kernel;
+  PyptoRtCoreType core_type;
+  int32_t subblock;
+};
+
+void RunMember(const Member& m, const int64_t* slots, PyptoRtCoreContext& ctx, CoreFault& fault) {
+  ctx.fault = &fault;
+  try {
+    m.kernel->fn(slots, &ctx);
+  } catch (const std::exception& e) {
+    pypto_rt_kernel_fail(&ctx, "", nullptr, 0, e.what());
+  } catch (...) {
+    pypto_rt_kernel_fail(&ctx, "", nullptr, 0, "the kernel threw a non-standard exception");
+  }
+}
+
+}  // namespace
+
+void Runtime::RunBlock(const Block& block, int cluster_id) {
+  Task* t = block.task;
+  std::vector<Member> members;
+  if (t->kernels.aic.defined()) members.push_back({&t->kernels.aic, PYPTO_RT_AIC, 0});
+  for (int lane = 0; lane < 2; ++lane) {
+    if (t->kernels.aiv[lane].defined()) members.push_back({&t->kernels.aiv[lane], PYPTO_RT_AIV, lane});
+  }
+  std::vector<PyptoRtCoreContext> contexts(members.size());
+  std::vector<CoreFault> faults(members.size());
+  for (size_t i = 0; i < members.size(); ++i) {
+    int slot = members[i].core_type == PYPTO_RT_AIC ? 0 : 1 + members[i].subblock;
+    contexts[i] = {block.block_idx,  t->core_num, members[i].subblock, members[i].core_type, cluster_id,
+                   nullptr,          core_states_[cluster_id][slot]};
+    faults[i].run_faulted = &run_faulted_;
+  }
+  // The cores of a cluster task exchange tiles while they run, so each runs
+  // on its own thread: the first on the worker, the others on the cluster's
+  // lane threads.
+  auto& lanes = lanes_[cluster_id];
+  for (size_t i = 1; i < members.size(); ++i) {
+    auto& lane = lanes[i - 1];
+    if (!lane) lane = std::make_unique<LaneThread>();
+    lane->Post([&, i] { RunMember(members[i], t->slots.data(), contexts[i], faults[i]); });
+  }
+  RunMember(members[0], t->slots.data(), contexts[0], faults[0]);
+  for (size_t i = 1; i < members.size(); ++i) lanes[i - 1]->Wait();
+
+  std::lock_guard lock(mu_);
+  t->blocks.push_back({block.block_idx, cluster_id});
+  for (size_t i = 0; i < members.size(); ++i) {
+    if (!faults[i].failed) continue;
+    if (fault_ && fault_->task <= t->id) break;
+    fault_ = std::make_unique<Fault>(Fault{t->id, members[i].kernel->name, block.block_idx, t->core_num, faults[i]});
+    DrainReady();
+    break;
+  }
+}
+
+void Runtime::DrainReady() {
+  std::deque<Block> dropped;
+  dropped.swap(ready_);
+  for (const Block& b : dropped) FinishBlock(b.task);
+}
+
+void Runtime::BeginScope(ScopeMode mode) {
+  std::lock_guard lock(mu_);
+  if (!scopes_.empty() && scopes_.back() == ScopeMode::Manual) {
+    ThrowValueError("Runtime.scope_begin: no scope may open inside a MANUAL scope; close it first");
+  }
+  scopes_.push_back(mode);
+}
+
+void Runtime::EndScope() {
+  std::lock_guard lock(mu_);
+  if (scopes_.empty()) ThrowValueError("Runtime.scope_end: no scope is open");
+  scopes_.pop_back();
+}
+
+void Runtime::WaitAll() {
+  std::unique_lock lock(mu_);
+  done_cv_.wait(lock, [&] { return unfinished_ == 0; });
+  run_open_ = false;
+  run_faulted_ = false;
+  std::unique_ptr<Fault> fault = std::move(fault_);
+  size_t open_scopes = scopes_.size();
+  scopes_.clear();
+  if (fault) {
+    const CoreFault& r = fault->report;
+    std::string where = r.instruction.empty() ? "" : " in " + r.instruction;
+    if (r.line > 0) where += " at " + (r.file.empty() ? std::string("line ") : r.file + ":") + std::to_string(r.line);
+    std::string block = fault->core_num > 1 ? ", block " + std::to_string(fault->block_idx) + " of " +
+                                                  std::to_string(fault->core_num)
+                                            : "";
+    std::string message = "kernel '" + fault->kernel + "' (task " + std::to_string(fault->task) + block +
+                          ") faulted" + where + ": " + r.message +
+                          "; tasks not yet started were cancelled";
+    Span span = r.line > 0 ? Span(r.file, r.line, 0) : Span();
+    throw Error(ErrorKind::kValue, message, span);
+  }
+  if (open_scopes != 0) {
+    ThrowValueError("Runtime.wait: " + std::to_string(open_scopes) +
+                    " scope(s) were still open; every scope_begin needs a scope_end");
+  }
+}
+
+std::vector<TaskId> Runtime::DependenciesOf(TaskId id) const {
+  std::lock_guard lock(mu_);
+  Task* t = FindTask(id);
+  if (t == nullptr) ThrowValueError("Runtime.dependencies_of: task " + std::to_string(id) + " is not in the last run");
+  return t->deps;
+}
+
+std::vector<BlockRecord> Runtime::BlocksOf(TaskId id) const {
+  std::lock_guard lock(mu_);
+  Task* t = FindTask(id);
+  if (t == nullptr) ThrowValueError("Runtime.blocks_of: task " + std::to_string(id) + " is not in the last run");
+  std::vector<BlockRecord> blocks = t->blocks;
+  std::sort(blocks.begin(), blocks.end(), [](const BlockRecord& a, const BlockRecord& b) { return a.block_idx < b.block_idx; });
+  return blocks;
+}
+
+}  // namespace pypto::runtime
+
+extern "C" {
+
+void pypto_rt_kernel_fail(PyptoRtCoreContext* ctx, const char* instruction, const char* source_file,
+                          int32_t source_line, const char* message) {
+  auto* fault = static_cast<pypto::runtime::CoreFault*>(ctx->fault);
+  if (fault == nullptr || fault->failed) return;  // the first report of a core wins
+  fault->failed = true;
+  fault->instruction = instruction ? instruction : "";
+  fault->file = source_file ? source_file : "";
+  fault->line = source_line;
+  fault->message = message ? message : "";
+  fault->run_faulted->store(true);
+}
+
+int32_t pypto_rt_kernel_faulted(const PyptoRtCoreContext* ctx) {
+  const auto* fault = static_cast<const pypto::runtime::CoreFault*>(ctx->fault);
+  return fault != nullptr && fault->run_faulted->load() ? 1 : 0;
+}
+
+}

@@ -1,0 +1,181 @@
+// pypto._core.runtime: tensors shared with torch and numpy without copies.
+// Import takes DLPack (`__dlpack__`) or, failing that, the buffer protocol;
+// export hands out a DLPack capsule, so torch.from_dlpack / numpy.from_dlpack
+// read the same memory.
+#include <memory>
+#include <optional>
+
+#include "casters.h"
+#include "pypto/runtime/dlpack.h"
+#include "pypto/runtime/tensor.h"
+#include "pypto/support/error.h"
+
+namespace pypto::python {
+
+namespace {
+
+using runtime::Tensor;
+namespace dlpack = runtime::dlpack;
+
+std::string TypeName(py::handle obj) { return py::str(py::type::of(obj).attr("__name__")); }
+
+Tensor FromDlpack(py::handle obj) {
+  if (py::hasattr(obj, "__dlpack_device__")) {
+    auto device = obj.attr("__dlpack_device__")().cast<std::pair<int32_t, int32_t>>();
+    if (device.first != dlpack::kCPU && device.first != dlpack::kCUDAHost) {
+      ThrowValueError(std::string("a ") + TypeName(obj) + " on device '" + dlpack::DeviceName(device.first) + ":" +
+                      std::to_string(device.second) +
+                      "' cannot be passed to PyPTO: the simulated NPU reads host memory; move it to the CPU first "
+                      "(for torch: t.cpu())");
+    }
+  }
+  // DLPack 1.0 first: it can carry read-only memory (numpy refuses to export
+  // a read-only array the old way). Producers predating it reject the keyword.
+  py::object capsule;
+  try {
+    capsule = obj.attr("__dlpack__")(py::arg("max_version") = py::make_tuple(1, 0));
+  } catch (const py::error_already_set& e) {
+    if (!e.matches(PyExc_TypeError)) throw;
+    capsule = obj.attr("__dlpack__")();
+  }
+  if (PyCapsule_IsValid(capsule.ptr(), dlpack::kVersionedCapsuleName)) {
+    auto* managed =
+        static_cast<dlpack::ManagedTensorVersioned*>(PyCapsule_GetPointer(capsule.ptr(), dlpack::kVersionedCapsuleName));
+    // The tensor owns the struct now: renaming the capsule stops its
+    // destructor from freeing it too.
+    PyCapsule_SetName(capsule.ptr(), dlpack::kUsedVersionedCapsuleName);
+    return dlpack::ImportVersioned(managed);
+  }
+  if (PyCapsule_IsValid(capsule.ptr(), dlpack::kCapsuleName)) {
+    auto* managed = static_cast<dlpack::ManagedTensor*>(PyCapsule_GetPointer(capsule.ptr(), dlpack::kCapsuleName));
+    PyCapsule_SetName(capsule.ptr(), dlpack::kUsedCapsuleName);
+    return dlpack::Import(managed);
+  }
+  ThrowTypeError(std::string("pypto.runtime.Tensor: ") + TypeName(obj) +
+                 ".__dlpack__() did not return an unused DLPack capsule");
+}
+
+std::optional<ir::DataType> BufferDType(const py::buffer_info& info) {
+  std::string format = info.format;
+  if (!format.empty() && (format[0] == '<' || format[0] == '=' || format[0] == '@')) format = format.substr(1);
+  if (format.size() != 1) return std::nullopt;
+  bool is_float = format == "e" || format == "f" || format == "d";
+  bool is_bool = format == "?";
+  bool is_signed = std::string("bhilq").find(format) != std::string::npos;
+  bool is_unsigned = std::string("BHILQ").find(format) != std::string::npos;
+  int bits = static_cast<int>(info.itemsize) * 8;
+  for (const ir::DataType& d : ir::DataType::All()) {
+    if (d.bits() != bits || d.is_index() || d.code() == ir::DataTypeCode::TASK_ID) continue;
+    if ((is_float && d.is_float() && d != ir::DataType::BF16 && !d.is_sub_byte() && bits >= 16) ||
+        (is_bool && d.is_bool()) || (is_signed && d.is_signed_int()) || (is_unsigned && d.is_unsigned_int())) {
+      return d;
+    }
+  }
+  return std::nullopt;
+}
+
+Tensor FromBuffer(py::handle obj) {
+  auto buffer = py::reinterpret_borrow<py::buffer>(obj);
+  bool read_only = false;
+  std::shared_ptr<py::buffer_info> info;
+  try {
+    info = std::make_shared<py::buffer_info>(buffer.request(true));
+  } catch (const py::error_already_set& e) {
+    if (!e.matches(PyExc_BufferError)) throw;
+    info = std::make_shared<py::buffer_info>(buffer.request(false));
+    read_only = true;
+  }
+  auto dtype = BufferDType(*info);
+  if (!dtype) {
+    ThrowValueError(std::string("pypto.runtime.Tensor: a ") + TypeName(obj) + " buffer of format '" + info->format +
+                    "' has no PyPTO dtype; supported: bool, int8..int64, uint8..uint64, float16/32/64");
+  }
+  std::vector<int64_t> strides;
+  for (py::ssize_t s : info->strides) {
+    if (s % info->itemsize != 0) {
+      ThrowValueError("pypto.runtime.Tensor: a buffer stride of " + std::to_string(s) +
+                      " bytes is not a whole number of " + std::to_string(info->itemsize) + "-byte elements");
+    }
+    strides.push_back(s / info->itemsize);
+  }
+  std::vector<int64_t> shape(info->shape.begin(), info->shape.end());
+  void* data = info->ptr;
+  Tensor t = Tensor::Wrap(data, *dtype, shape, strides, [info]() mutable {
+    py::gil_scoped_acquire gil;
+    info.reset();
+  });
+  return read_only ? t.AsReadOnly() : t;
+}
+
+Tensor FromObject(py::handle obj) {
+  if (py::isinstance<Tensor>(obj)) return obj.cast<Tensor>();
+  if (py::hasattr(obj, "__dlpack__")) return FromDlpack(obj);
+  if (PyObject_CheckBuffer(obj.ptr())) return FromBuffer(obj);
+  ThrowTypeError("pypto.runtime.Tensor: expected a torch.Tensor, a numpy.ndarray or another object with __dlpack__ "
+                 "or the buffer protocol, got " + TypeName(obj));
+}
+
+void DeleteUnusedVersionedCapsule(PyObject* capsule) {
+  if (!PyCapsule_IsValid(capsule, dlpack::kVersionedCapsuleName)) return;
+  auto* managed =
+      static_cast<dlpack::ManagedTensorVersioned*>(PyCapsule_GetPointer(capsule, dlpack::kVersionedCapsuleName));
+  if (managed && managed->deleter) managed->deleter(managed);
+}
+
+// Consumers that ask for DLPack >= 1.0 (max_version=(1, x)) get the versioned
+// struct, which marks the memory writable.
+bool WantsVersioned(const py::kwargs& kwargs) {
+  if (!kwargs.contains("max_version") || kwargs["max_version"].is_none()) return false;
+  auto version = kwargs["max_version"].cast<std::pair<int, int>>();
+  return version.first >= 1;
+}
+
+void DeleteUnusedCapsule(PyObject* capsule) {
+  if (!PyCapsule_IsValid(capsule, dlpack::kCapsuleName)) return;  // a consumer took it
+  auto* managed = static_cast<dlpack::ManagedTensor*>(PyCapsule_GetPointer(capsule, dlpack::kCapsuleName));
+  if (managed && managed->deleter) managed->deleter(managed);
+}
+
+}  // namespace
+
+void BindRuntime(py::module_& m) {
+  py::class_<Tensor>(m, "Tensor",
+                     "A tensor the runtime hands to kernels: a view on host memory shared with torch or numpy "
+                     "(never copied) or allocated by PyPTO.")
+      .def(py::init([](py::handle obj) { return FromObject(obj); }), py::arg("obj"),
+           "Wraps a torch.Tensor, numpy.ndarray or any object with __dlpack__ or the buffer protocol, sharing its "
+           "memory. CPU tensors only.")
+      .def_static(
+          "empty",
+          [](const std::vector<int64_t>& shape, ir::DataType dtype) { return Tensor::Allocate(dtype, shape); },
+          py::arg("shape"), py::arg("dtype"), "New zero-filled, 64-byte aligned row-major memory.")
+      .def("view", &Tensor::View, py::arg("offsets"), py::arg("shape"),
+           "The window [offsets, offsets + shape), sharing this tensor's memory.")
+      .def_property_readonly("data_ptr", [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.data()); })
+      .def_property_readonly("dtype", &Tensor::dtype)
+      .def_property_readonly("shape", [](const Tensor& t) { return py::tuple(py::cast(t.shape())); })
+      .def_property_readonly("strides", [](const Tensor& t) { return py::tuple(py::cast(t.strides())); },
+                             "Strides in elements.")
+      .def_property_readonly("ndim", &Tensor::ndim)
+      .def_property_readonly("is_contiguous", &Tensor::is_contiguous)
+      .def_property_readonly("read_only", &Tensor::read_only,
+                             "True for memory kernels must not write (a read-only numpy array, bytes).")
+      .def("may_overlap", &Tensor::MayOverlap, py::arg("other"),
+           "False only when the two tensors provably share no byte (what orders tasks).")
+      .def(
+          "__dlpack__",
+          [](const Tensor& t, py::args, py::kwargs kwargs) {
+            if (WantsVersioned(kwargs)) {
+              dlpack::ManagedTensorVersioned* versioned = dlpack::ExportVersioned(t);
+              return py::reinterpret_steal<py::object>(
+                  PyCapsule_New(versioned, dlpack::kVersionedCapsuleName, DeleteUnusedVersionedCapsule));
+            }
+            dlpack::ManagedTensor* managed = dlpack::Export(t);
+            return py::reinterpret_steal<py::object>(PyCapsule_New(managed, dlpack::kCapsuleName, DeleteUnusedCapsule));
+          },
+          "A DLPack capsule over this tensor's memory (torch.from_dlpack, numpy.from_dlpack).")
+      .def("__dlpack_device__", [](const Tensor&) { return py::make_tuple(static_cast<int>(dlpack::kCPU), 0); })
+      .def("__repr__", [](const Tensor& t) { return "pypto.runtime.Tensor(" + t.ToString() + ")"; });
+}
+
+}  // namespace pypto::python

@@ -102,6 +102,29 @@ TEST_F(Elementwise, UnaryMathMatchesDoubleReference) {
   ExpectUnary(d, any, [](double x) { return x > 0 ? x : 0; }, 0);
 }
 
+TEST_F(Elementwise, ExpCoversTheWholeFloatRange) {
+  TileVec<float, 1, 16> x, y;
+  Place(x);
+  Place(y);
+  const float in[16] = {INFINITY, -INFINITY, NAN, 0.0f,   -0.0f, 88.72f, 88.73f, -87.0f,
+                        -100.0f,  -103.0f,   -104.0f, 1e-7f, 20.5f, -20.5f, 1.0f,   -1.0f};
+  std::memcpy(x.data, in, sizeof in);
+  TEXP(y, x);
+  EXPECT_EQ(y.data[0], INFINITY);
+  EXPECT_EQ(y.data[1], 0.0f);
+  EXPECT_TRUE(std::isnan(y.data[2]));
+  EXPECT_EQ(y.data[3], 1.0f);
+  EXPECT_EQ(y.data[4], 1.0f);
+  EXPECT_EQ(y.data[6], INFINITY);
+  EXPECT_EQ(y.data[10], 0.0f);
+  for (int i : {5, 7, 8, 9, 11, 12, 13, 14, 15}) {
+    double want = std::exp(static_cast<double>(in[i]));
+    // Within 1 ulp of the exact value; subnormal results within one subnormal step.
+    double ulp = std::max(std::ldexp(1.0, -149), std::ldexp(1.0, std::ilogb(want) - 23));
+    EXPECT_LE(std::fabs(y.data[i] - want), ulp) << in[i];
+  }
+}
+
 TEST_F(Elementwise, HalfAndBf16ComputeInFloatAndRoundOnce) {
   TileVec<half, 8, 16> a, b, d;
   Place(a);

@@ -20,13 +20,15 @@ SDK_INCLUDE = HERE.parents[2] / "sdk" / "include"
 MODES = {"none": 0, "rint": 1, "round": 2, "floor": 3, "ceil": 4, "trunc": 5, "odd": 6}
 
 
-@pytest.fixture(scope="module")
-def driver(tmp_path_factory):
+# Portable code converts half with integer bit operations; -march=native takes
+# the F16C instructions where the CPU has them. Both must agree with torch.
+@pytest.fixture(scope="module", params=[[], ["-march=native"]], ids=["portable", "native"])
+def driver(request, tmp_path_factory):
     gxx = shutil.which("g++")
     if gxx is None:
         pytest.skip("g++ is not installed")
     exe = tmp_path_factory.mktemp("isa") / "cast_driver"
-    subprocess.run([gxx, "-std=c++20", "-O2", "-Wall", "-Wextra", "-Werror", f"-I{SDK_INCLUDE}",
+    subprocess.run([gxx, "-std=c++20", "-O2", "-Wall", "-Wextra", "-Werror", *request.param, f"-I{SDK_INCLUDE}",
                     str(HERE / "cast_driver.cpp"), "-o", str(exe)], check=True)
     return exe
 

@@ -156,10 +156,40 @@ inline T Min(T a, T b) {
   return a < b ? a : b;
 }
 
+// exp for float without a libm call, so that loops over it vectorize:
+// x = n ln2 + r with |r| <= ln2 / 2, e^r by a degree-7 minimax polynomial
+// (the Cephes expf coefficients, ~1 ulp), times 2^n built from exponent bits.
+// 2^n is applied as two factors so that subnormal results stay exact enough
+// and out-of-range inputs saturate to 0 / inf; NaN propagates.
+inline float ExpFloat(float x) {
+  const float hi = 88.7228394f;
+  const float lo = -103.972084f;
+  x = x > hi ? hi + 1.0f : x;
+  x = x < lo ? lo - 1.0f : x;
+  const float magic = 12582912.0f;  // 1.5 * 2^23: adding it rounds to an integer
+  float shifted = x * 1.44269504088896341f + magic;
+  float n = shifted - magic;
+  int32_t ni = static_cast<int32_t>(BitCast<uint32_t>(shifted) & 0x3FFFFFu) - 0x200000;
+  float r = x - n * 0.693359375f;
+  r = r - n * -2.12194440e-4f;
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  p = p * r * r + r + 1.0f;
+  int32_t n1 = ni / 2;
+  int32_t n2 = ni - n1;
+  float s1 = BitCast<float>(static_cast<uint32_t>(n1 + 127) << 23);
+  float s2 = BitCast<float>(static_cast<uint32_t>(n2 + 127) << 23);
+  return p * s1 * s2;
+}
+
 template <typename T>
 inline T Exp(T x) {
   if constexpr (kSame<T, double>) return __builtin_exp(x);
-  else return static_cast<T>(__builtin_expf(static_cast<float>(x)));
+  else return static_cast<T>(ExpFloat(static_cast<float>(x)));
 }
 template <typename T>
 inline T Log(T x) {
@@ -291,10 +321,24 @@ inline void RowReduce(const char* name, D& dst, const S& src, Loc loc) {
     return;
   }
   using A = typename SumOf<typename S::DType>::type;
+  // kLanes partial results combined as a tree, like the vector unit's
+  // reduction, so that the loop vectorizes.
+  constexpr int kLanes = 16;
   for (int r = 0; r < rows; ++r) {
-    A acc = Init<Op, A>();
-    for (int c = 0; c < cols; ++c) acc = Step<Op, A>(acc, static_cast<A>(Load(src.At(r, c))));
-    dst.At(r, 0) = Store<typename D::DType>(acc);
+    A part[kLanes];
+    for (int l = 0; l < kLanes; ++l) part[l] = Init<Op, A>();
+    int c = 0;
+    if constexpr (S::kRowMajor) {
+      for (; c + kLanes <= cols; c += kLanes) {
+        PTO_VECTORIZE
+        for (int l = 0; l < kLanes; ++l) part[l] = Step<Op, A>(part[l], static_cast<A>(Load(src.At(r, c + l))));
+      }
+    }
+    for (; c < cols; ++c) part[c % kLanes] = Step<Op, A>(part[c % kLanes], static_cast<A>(Load(src.At(r, c))));
+    for (int width = kLanes / 2; width > 0; width /= 2) {
+      for (int l = 0; l < width; ++l) part[l] = Step<Op, A>(part[l], part[l + width]);
+    }
+    dst.At(r, 0) = Store<typename D::DType>(part[0]);
   }
   FillPad(dst);
 }
@@ -413,50 +457,78 @@ inline To Convert(From v, RoundMode mode) {
 
 template <typename T, int MB, int NB, int KB>
 struct MatmulBlocks {
-  T a[MB][KB];
+  T a[KB][MB];  // transposed: the micro-kernel reads MR consecutive rows per k
   T b[KB][NB];
   T c[MB][NB];
 };
 
-// C[M, N] (+)= A[M, K] @ B[K, N], blocked; products and sums in AccT.
+// c[MR][NB] += a[0..kb)[MR] (stride MB) x b[0..kb)[NB], accumulators in registers.
+template <typename AccT, int MR, int MB, int NB>
+inline void MicroKernel(const AccT* __restrict a, const AccT* __restrict b, AccT* __restrict c, int kb) {
+  AccT acc[MR][NB];
+  for (int q = 0; q < MR; ++q) {
+    for (int j = 0; j < NB; ++j) acc[q][j] = c[q * NB + j];
+  }
+  for (int k = 0; k < kb; ++k) {
+    const AccT* bk = b + k * NB;
+    const AccT* ak = a + k * MB;
+    for (int q = 0; q < MR; ++q) {
+      const AccT av = ak[q];
+      PTO_VECTORIZE
+      for (int j = 0; j < NB; ++j) acc[q][j] += av * bk[j];
+    }
+  }
+  for (int q = 0; q < MR; ++q) {
+    for (int j = 0; j < NB; ++j) c[q * NB + j] = acc[q][j];
+  }
+}
+
+// dst[y][x] = src(row0 + y, col0 + x) converted to AccT for y < ny, x < nx
+// (transposed when Transpose), visiting src in its storage order.
+template <typename AccT, bool Transpose, int Ld, typename S>
+inline void Pack(AccT* dst, const S& src, int row0, int col0, int rows, int cols) {
+  auto put = [&](int r, int c) {
+    AccT v = static_cast<AccT>(Load(src.At(row0 + r, col0 + c)));
+    if constexpr (Transpose) dst[c * Ld + r] = v;
+    else dst[r * Ld + c] = v;
+  };
+  ForEach<S::kRowMajor>(rows, cols, put);
+}
+
+// C[M, N] (+)= A[M, K] @ B[K, N]: blocks of A and B are packed (converted to
+// AccT, zero-padded where the micro-kernel reads past the edge) and
+// multiplied by an MR x NB micro-kernel that keeps its sums in registers.
 template <typename AccT, typename C, typename A, typename B>
 inline void BlockedMatmul(C& acc, const A& left, const B& right, int m, int n, int k, bool accumulate) {
-  constexpr int MB = 32, NB = 64, KB = 64;
+  constexpr int MR = 8, MB = 64, NB = 32, KB = 128;
   MatmulBlocks<AccT, MB, NB, KB> blk;
   using CT = typename C::DType;
-  for (int i0 = 0; i0 < m; i0 += MB) {
-    int mb = m - i0 < MB ? m - i0 : MB;
-    for (int j0 = 0; j0 < n; j0 += NB) {
-      int nb = n - j0 < NB ? n - j0 : NB;
+  for (int j0 = 0; j0 < n; j0 += NB) {
+    int nb = n - j0 < NB ? n - j0 : NB;
+    for (int i0 = 0; i0 < m; i0 += MB) {
+      int mb = m - i0 < MB ? m - i0 : MB;
+      int mb_padded = (mb + MR - 1) / MR * MR;
       for (int i = 0; i < MB; ++i) {
-        for (int j = 0; j < NB; ++j) {
-          blk.c[i][j] = (accumulate && i < mb && j < nb) ? static_cast<AccT>(Load(acc.At(i0 + i, j0 + j)))
-                                                          : static_cast<AccT>(0);
-        }
+        for (int j = 0; j < NB; ++j) blk.c[i][j] = AccT(0);
+      }
+      if (accumulate) {
+        ForEach<C::kRowMajor>(mb, nb, [&](int i, int j) { blk.c[i][j] = static_cast<AccT>(Load(acc.At(i0 + i, j0 + j))); });
       }
       for (int k0 = 0; k0 < k; k0 += KB) {
         int kb = k - k0 < KB ? k - k0 : KB;
-        for (int i = 0; i < MB; ++i) {
-          for (int kk = 0; kk < KB; ++kk) {
-            blk.a[i][kk] = (i < mb && kk < kb) ? static_cast<AccT>(Load(left.At(i0 + i, k0 + kk))) : AccT(0);
-          }
+        Pack<AccT, true, MB>(&blk.a[0][0], left, i0, k0, mb, kb);
+        for (int kk = 0; kk < kb; ++kk) {
+          for (int i = mb; i < mb_padded; ++i) blk.a[kk][i] = AccT(0);
         }
-        for (int kk = 0; kk < KB; ++kk) {
-          for (int j = 0; j < NB; ++j) {
-            blk.b[kk][j] = (kk < kb && j < nb) ? static_cast<AccT>(Load(right.At(k0 + kk, j0 + j))) : AccT(0);
-          }
+        Pack<AccT, false, NB>(&blk.b[0][0], right, k0, j0, kb, nb);
+        for (int kk = 0; kk < kb; ++kk) {
+          for (int j = nb; j < NB; ++j) blk.b[kk][j] = AccT(0);
         }
-        for (int i = 0; i < mb; ++i) {
-          for (int kk = 0; kk < kb; ++kk) {
-            AccT av = blk.a[i][kk];
-            PTO_VECTORIZE
-            for (int j = 0; j < NB; ++j) blk.c[i][j] += av * blk.b[kk][j];
-          }
+        for (int i = 0; i < mb; i += MR) {
+          MicroKernel<AccT, MR, MB, NB>(&blk.a[0][i], &blk.b[0][0], &blk.c[i][0], kb);
         }
       }
-      for (int i = 0; i < mb; ++i) {
-        for (int j = 0; j < nb; ++j) acc.At(i0 + i, j0 + j) = Store<CT>(blk.c[i][j]);
-      }
+      ForEach<C::kRowMajor>(mb, nb, [&](int i, int j) { acc.At(i0 + i, j0 + j) = Store<CT>(blk.c[i][j]); });
     }
   }
 }

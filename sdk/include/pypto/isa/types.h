@@ -34,6 +34,15 @@ struct half {
   static half FromBits(uint16_t raw) { return half(raw, 0); }
 
   static uint16_t FromFloat(float f) {
+#if defined(__F16C__) && defined(__FLT16_MANT_DIG__)
+    // The hardware conversion (vcvtps2ph) rounds the same way and vectorizes.
+    return BitCast<uint16_t>(static_cast<_Float16>(f));
+#else
+    return FromFloatBits(f);
+#endif
+  }
+
+  static uint16_t FromFloatBits(float f) {
     uint32_t x = BitCast<uint32_t>(f);
     uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000u);
     uint32_t abs = x & 0x7FFFFFFFu;
@@ -62,6 +71,14 @@ struct half {
   }
 
   static float ToFloat(uint16_t h) {
+#if defined(__F16C__) && defined(__FLT16_MANT_DIG__)
+    return static_cast<float>(BitCast<_Float16>(h));
+#else
+    return ToFloatBits(h);
+#endif
+  }
+
+  static float ToFloatBits(uint16_t h) {
     uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
     uint32_t exp = (h >> 10) & 0x1Fu;
     uint32_t mant = h & 0x3FFu;

@@ -11,6 +11,9 @@
 #include "pypto/isa/types.h"
 
 #if defined(__clang__)
+// Loops the vectorizer cannot transform after all (a column-major walk, a
+// conversion) stay scalar; that is not worth a warning in every kernel.
+#pragma clang diagnostic ignored "-Wpass-failed"
 #define PTO_VECTORIZE _Pragma("clang loop vectorize(enable) interleave(enable)")
 #elif defined(__GNUC__)
 #define PTO_VECTORIZE _Pragma("GCC ivdep")
@@ -462,24 +465,34 @@ struct MatmulBlocks {
   T c[MB][NB];
 };
 
+// Eight lanes of T as a compiler vector type (GCC and Clang), so that the
+// micro-kernel's shape does not depend on either auto-vectorizer.
+template <typename T>
+struct Lanes8 {
+  typedef T type __attribute__((vector_size(8 * sizeof(T))));
+};
+
 // c[MR][NB] += a[0..kb)[MR] (stride MB) x b[0..kb)[NB], accumulators in registers.
 template <typename AccT, int MR, int MB, int NB>
 inline void MicroKernel(const AccT* __restrict a, const AccT* __restrict b, AccT* __restrict c, int kb) {
-  AccT acc[MR][NB];
+  using V = typename Lanes8<AccT>::type;
+  constexpr int NV = NB / 8;
+  static_assert(NB % 8 == 0, "NB is a multiple of the vector width");
+  V acc[MR][NV];
   for (int q = 0; q < MR; ++q) {
-    for (int j = 0; j < NB; ++j) acc[q][j] = c[q * NB + j];
+    for (int v = 0; v < NV; ++v) __builtin_memcpy(&acc[q][v], c + q * NB + v * 8, sizeof(V));
   }
   for (int k = 0; k < kb; ++k) {
-    const AccT* bk = b + k * NB;
+    V bv[NV];
+    for (int v = 0; v < NV; ++v) __builtin_memcpy(&bv[v], b + k * NB + v * 8, sizeof(V));
     const AccT* ak = a + k * MB;
     for (int q = 0; q < MR; ++q) {
-      const AccT av = ak[q];
-      PTO_VECTORIZE
-      for (int j = 0; j < NB; ++j) acc[q][j] += av * bk[j];
+      const V av = V{} + ak[q];
+      for (int v = 0; v < NV; ++v) acc[q][v] += av * bv[v];
     }
   }
   for (int q = 0; q < MR; ++q) {
-    for (int j = 0; j < NB; ++j) c[q * NB + j] = acc[q][j];
+    for (int v = 0; v < NV; ++v) __builtin_memcpy(c + q * NB + v * 8, &acc[q][v], sizeof(V));
   }
 }
 

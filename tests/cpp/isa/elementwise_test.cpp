@@ -281,6 +281,23 @@ TEST_F(Elementwise, RowAndColumnReductionsOverTheValidRegion) {
   EXPECT_FALSE(core_.faulted());
 }
 
+TEST_F(Elementwise, RowMaxAndMinPropagateNaNAsTorchDoes) {
+  TileVec<float, 2, 40> a;
+  Tile<TileType::Vec, float, 2, 1, BLayout::ColMajor> mx, mn;
+  Place(a);
+  Place(mx);
+  Place(mn);
+  Fill(a, -1, 1);
+  a.At(0, 3) = NAN;   // inside the vectorized part of the row
+  a.At(1, 37) = NAN;  // in the tail
+  TROWMAX(mx, a);
+  TROWMIN(mn, a);
+  for (int r = 0; r < 2; ++r) {
+    EXPECT_TRUE(std::isnan(mx.At(r, 0))) << r;
+    EXPECT_TRUE(std::isnan(mn.At(r, 0))) << r;
+  }
+}
+
 TEST_F(Elementwise, HalfRowSumAccumulatesInFloat) {
   TileVec<half, 1, 64> a;
   TileVec<half, 1, 1> s;

@@ -39,6 +39,13 @@ enum class RoundMode : uint8_t {
 
 namespace detail {
 
+// Eight lanes of T as a compiler vector type (GCC and Clang), so that hot loops
+// (matmul, row reductions) do not depend on either auto-vectorizer.
+template <typename T>
+struct Lanes8 {
+  typedef T type __attribute__((vector_size(8 * sizeof(T))));
+};
+
 inline void Raise(SimCore* core, FaultKind kind, const char* name, Loc loc, TileType space, int64_t value,
                   int64_t limit) {
   if (!core) core = pypto_sim_current_core();
@@ -313,6 +320,50 @@ inline A Step(A acc, A v) {
   else return Min(acc, v);
 }
 
+// Reduce row r of src over [0, cols): 16 interleaved partial results
+// combined pairwise, like the vector unit's tree. Float rows go through
+// compiler vector types so that neither compiler needs to reorder the sum.
+template <Reduce Op, typename A, typename S>
+inline A ReduceRow(const S& src, int r, int cols) {
+  constexpr int kLanes = 16;
+  A part[kLanes];
+  for (int l = 0; l < kLanes; ++l) part[l] = Init<Op, A>();
+  int c = 0;
+  if constexpr (S::kRowMajor && kSame<typename S::DType, A> && kIsFloat<A>) {
+    using V = typename Lanes8<A>::type;
+    V p[2];
+    __builtin_memcpy(&p[0], part, sizeof(V));
+    __builtin_memcpy(&p[1], part + 8, sizeof(V));
+    const A* row = &src.At(r, 0);
+    for (; c + kLanes <= cols; c += kLanes) {
+      for (int h = 0; h < 2; ++h) {
+        V x;
+        __builtin_memcpy(&x, row + c + 8 * h, sizeof(V));
+        if constexpr (Op == Reduce::Sum) {
+          p[h] += x;
+        } else {
+          V m;
+          if constexpr (Op == Reduce::Max) m = p[h] > x ? p[h] : x;
+          else m = p[h] < x ? p[h] : x;
+          m = (x != x) ? x : m;  // NaN propagates
+          p[h] = (p[h] != p[h]) ? p[h] : m;
+        }
+      }
+    }
+    __builtin_memcpy(part, &p[0], sizeof(V));
+    __builtin_memcpy(part + 8, &p[1], sizeof(V));
+  } else {
+    for (; c + kLanes <= cols; c += kLanes) {
+      for (int l = 0; l < kLanes; ++l) part[l] = Step<Op, A>(part[l], static_cast<A>(Load(src.At(r, c + l))));
+    }
+  }
+  for (int l = 0; c + l < cols; ++l) part[l] = Step<Op, A>(part[l], static_cast<A>(Load(src.At(r, c + l))));
+  for (int width = kLanes / 2; width > 0; width /= 2) {
+    for (int l = 0; l < width; ++l) part[l] = Step<Op, A>(part[l], part[l + width]);
+  }
+  return part[0];
+}
+
 // dst[r, 0] = reduce(src[r, 0 .. valid cols)) for r < src's valid rows.
 template <Reduce Op, typename D, typename S>
 inline void RowReduce(const char* name, D& dst, const S& src, Loc loc) {
@@ -324,25 +375,7 @@ inline void RowReduce(const char* name, D& dst, const S& src, Loc loc) {
     return;
   }
   using A = typename SumOf<typename S::DType>::type;
-  // kLanes partial results combined as a tree, like the vector unit's
-  // reduction, so that the loop vectorizes.
-  constexpr int kLanes = 16;
-  for (int r = 0; r < rows; ++r) {
-    A part[kLanes];
-    for (int l = 0; l < kLanes; ++l) part[l] = Init<Op, A>();
-    int c = 0;
-    if constexpr (S::kRowMajor) {
-      for (; c + kLanes <= cols; c += kLanes) {
-        PTO_VECTORIZE
-        for (int l = 0; l < kLanes; ++l) part[l] = Step<Op, A>(part[l], static_cast<A>(Load(src.At(r, c + l))));
-      }
-    }
-    for (; c < cols; ++c) part[c % kLanes] = Step<Op, A>(part[c % kLanes], static_cast<A>(Load(src.At(r, c))));
-    for (int width = kLanes / 2; width > 0; width /= 2) {
-      for (int l = 0; l < width; ++l) part[l] = Step<Op, A>(part[l], part[l + width]);
-    }
-    dst.At(r, 0) = Store<typename D::DType>(part[0]);
-  }
+  for (int r = 0; r < rows; ++r) dst.At(r, 0) = Store<typename D::DType>(ReduceRow<Op, A>(src, r, cols));
   FillPad(dst);
 }
 
@@ -463,13 +496,6 @@ struct MatmulBlocks {
   T a[KB][MB];  // transposed: the micro-kernel reads MR consecutive rows per k
   T b[KB][NB];
   T c[MB][NB];
-};
-
-// Eight lanes of T as a compiler vector type (GCC and Clang), so that the
-// micro-kernel's shape does not depend on either auto-vectorizer.
-template <typename T>
-struct Lanes8 {
-  typedef T type __attribute__((vector_size(8 * sizeof(T))));
 };
 
 // c[MR][NB] += a[0..kb)[MR] (stride MB) x b[0..kb)[NB], accumulators in registers.
@@ -922,8 +948,14 @@ inline void TCVT(D& dst, const S& src, RoundMode mode = RoundMode::CAST_RINT, Lo
   int cols = dst.GetValidCol();
   if (!detail::Covers(src, rows, cols, "TCVT", loc)) return;
   using T = typename D::DType;
-  detail::ForEach<D::kRowMajor>(rows, cols,
-                                [&](int r, int c) { dst.At(r, c) = detail::Convert<T>(src.At(r, c), mode); });
+  if (mode == RoundMode::CAST_NONE || mode == RoundMode::CAST_RINT) {
+    // The common case with the mode as a constant, so that the loop vectorizes.
+    detail::ForEach<D::kRowMajor>(
+        rows, cols, [&](int r, int c) { dst.At(r, c) = detail::Convert<T>(src.At(r, c), RoundMode::CAST_RINT); });
+  } else {
+    detail::ForEach<D::kRowMajor>(rows, cols,
+                                  [&](int r, int c) { dst.At(r, c) = detail::Convert<T>(src.At(r, c), mode); });
+  }
   detail::FillPad(dst);
 }
 

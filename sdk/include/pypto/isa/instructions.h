@@ -149,6 +149,61 @@ inline T Div(T a, T b) {
   }
 }
 
+// Remainder with the sign of the dividend (C fmod, torch.fmod).
+template <typename T>
+inline T Fmod(T a, T b) {
+  if constexpr (kSame<T, double>) {
+    return __builtin_fmod(a, b);
+  } else if constexpr (kIsFloat<T>) {
+    return static_cast<T>(__builtin_fmodf(static_cast<float>(a), static_cast<float>(b)));
+  } else {
+    if (b == 0) return 0;
+    if constexpr (kIsSigned<T>) {
+      if (b == static_cast<T>(-1)) return 0;
+    }
+    return static_cast<T>(a % b);
+  }
+}
+
+// Remainder with the sign of the divisor (torch.remainder); x % 0 is 0 for integers.
+template <typename T>
+inline T Rem(T a, T b) {
+  if constexpr (kIsFloat<T>) {
+    T r = Fmod(a, b);
+    if (r != static_cast<T>(0) && ((r < static_cast<T>(0)) != (b < static_cast<T>(0)))) r += b;
+    return r;
+  } else {
+    if (b == 0) return 0;
+    if constexpr (kIsSigned<T>) {
+      if (b == static_cast<T>(-1)) return 0;
+    }
+    T r = static_cast<T>(a % b);
+    if constexpr (kIsSigned<T>) {
+      if (r != 0 && ((r < 0) != (b < 0))) r = static_cast<T>(r + b);
+    }
+    return r;
+  }
+}
+
+// Shifts by counts outside [0, bits) give 0 (left, unsigned right) or the
+// sign fill (signed right) instead of undefined behaviour.
+template <typename T, typename C>
+inline T ShiftLeft(T a, C count) {
+  constexpr int kBits = sizeof(T) * 8;
+  if (count < 0 || count >= kBits) return 0;
+  using U = decltype(static_cast<unsigned long long>(a));
+  return static_cast<T>(static_cast<U>(a) << count);
+}
+template <typename T, typename C>
+inline T ShiftRight(T a, C count) {
+  constexpr int kBits = sizeof(T) * 8;
+  if (count < 0 || count >= kBits) {
+    if constexpr (kIsSigned<T>) return a < 0 ? static_cast<T>(-1) : static_cast<T>(0);
+    return 0;
+  }
+  return static_cast<T>(a >> count);
+}
+
 template <typename T>
 inline T Max(T a, T b) {
   if constexpr (kIsFloat<T>) {
@@ -305,17 +360,19 @@ struct SumOf<bfloat16> {
   using type = float;
 };
 
-enum class Reduce { Sum, Max, Min };
+enum class Reduce { Sum, Max, Min, Prod };
 
 template <Reduce Op, typename A>
 inline A Init() {
   if constexpr (Op == Reduce::Sum) return static_cast<A>(0);
+  else if constexpr (Op == Reduce::Prod) return static_cast<A>(1);
   else if constexpr (Op == Reduce::Max) return static_cast<A>(Limits<A>::Min());
   else return static_cast<A>(Limits<A>::Max());
 }
 template <Reduce Op, typename A>
 inline A Step(A acc, A v) {
   if constexpr (Op == Reduce::Sum) return acc + v;
+  else if constexpr (Op == Reduce::Prod) return acc * v;
   else if constexpr (Op == Reduce::Max) return Max(acc, v);
   else return Min(acc, v);
 }
@@ -341,6 +398,8 @@ inline A ReduceRow(const S& src, int r, int cols) {
         __builtin_memcpy(&x, row + c + 8 * h, sizeof(V));
         if constexpr (Op == Reduce::Sum) {
           p[h] += x;
+        } else if constexpr (Op == Reduce::Prod) {
+          p[h] *= x;
         } else {
           V m;
           if constexpr (Op == Reduce::Max) m = p[h] > x ? p[h] : x;
@@ -397,6 +456,56 @@ inline void ColReduce(const char* name, D& dst, const S& src, Loc loc) {
       A acc = static_cast<A>(Load(dst.At(0, c)));
       dst.At(0, c) = Store<T>(Step<Op, A>(acc, static_cast<A>(Load(src.At(r, c)))));
     }
+  }
+  FillPad(dst);
+}
+
+// Index of the first maximum (Max) / minimum (Min) of n values at(i); a NaN
+// counts as larger than everything, as torch.argmax / argmin treat it.
+template <Reduce Op, typename F>
+inline int32_t ArgReduce(int n, F at) {
+  int32_t best = 0;
+  auto bv = at(0);
+  for (int i = 1; i < n; ++i) {
+    auto v = at(i);
+    if (bv != bv) break;
+    bool better = (v != v) || (Op == Reduce::Max ? v > bv : v < bv);
+    if (better) {
+      best = i;
+      bv = v;
+    }
+  }
+  return best;
+}
+
+template <Reduce Op, typename D, typename S>
+inline void RowArgReduce(const char* name, D& dst, const S& src, Loc loc) {
+  if (!Usable(name, loc, dst, src)) return;
+  int rows = src.GetValidRow();
+  int cols = src.GetValidCol();
+  if (dst.GetValidRow() < rows || dst.GetValidCol() < 1) {
+    Raise(dst.core, FaultKind::ShapeMismatch, name, loc, D::Loc, rows, dst.GetValidRow());
+    return;
+  }
+  for (int r = 0; r < rows; ++r) {
+    int32_t idx = cols > 0 ? ArgReduce<Op>(cols, [&](int c) { return Load(src.At(r, c)); }) : 0;
+    dst.At(r, 0) = static_cast<typename D::DType>(idx);
+  }
+  FillPad(dst);
+}
+
+template <Reduce Op, typename D, typename S>
+inline void ColArgReduce(const char* name, D& dst, const S& src, Loc loc) {
+  if (!Usable(name, loc, dst, src)) return;
+  int rows = src.GetValidRow();
+  int cols = src.GetValidCol();
+  if (dst.GetValidCol() < cols || dst.GetValidRow() < 1) {
+    Raise(dst.core, FaultKind::ShapeMismatch, name, loc, D::Loc, cols, dst.GetValidCol());
+    return;
+  }
+  for (int c = 0; c < cols; ++c) {
+    int32_t idx = rows > 0 ? ArgReduce<Op>(rows, [&](int r) { return Load(src.At(r, c)); }) : 0;
+    dst.At(0, c) = static_cast<typename D::DType>(idx);
   }
   FillPad(dst);
 }
@@ -824,6 +933,77 @@ inline void TRELU(D& dst, const S& src, Loc loc = {}) {
   detail::Unary("TRELU", dst, src, loc, [](auto x) { return x > decltype(x)(0) ? x : decltype(x)(0); });
 }
 
+template <typename D, typename S>
+inline void TLRELU(D& dst, const S& src, Compute<typename S::DType> slope, Loc loc = {}) {
+  detail::Unary("TLRELU", dst, src, loc, [slope](auto x) { return x > decltype(x)(0) ? x : x * slope; });
+}
+template <typename D, typename S>
+inline void TSIN(D& dst, const S& src, Loc loc = {}) {
+  detail::Unary("TSIN", dst, src, loc, [](auto x) { return static_cast<decltype(x)>(__builtin_sinf(x)); });
+}
+template <typename D, typename S>
+inline void TCOS(D& dst, const S& src, Loc loc = {}) {
+  detail::Unary("TCOS", dst, src, loc, [](auto x) { return static_cast<decltype(x)>(__builtin_cosf(x)); });
+}
+
+// Remainders: TREM has the divisor's sign (torch.remainder), TFMOD the
+// dividend's (torch.fmod). Integer x % 0 is 0. The scratch tile is unused.
+template <typename D, typename A, typename B>
+inline void TREM(D& dst, const A& a, const B& b, Loc loc = {}) {
+  detail::Binary("TREM", dst, a, b, loc, [](auto x, auto y) { return detail::Rem(x, y); });
+}
+template <typename D, typename A, typename B, typename Tmp>
+inline void TREM(D& dst, const A& a, const B& b, Tmp&, Loc loc = {}) {
+  TREM(dst, a, b, loc);
+}
+template <typename D, typename S>
+inline void TREMS(D& dst, const S& src, Compute<typename S::DType> s, Loc loc = {}) {
+  detail::Unary("TREMS", dst, src, loc, [s](auto x) { return detail::Rem(x, s); });
+}
+template <typename D, typename S, typename Tmp>
+inline void TREMS(D& dst, const S& src, Compute<typename S::DType> s, Tmp&, Loc loc = {}) {
+  TREMS(dst, src, s, loc);
+}
+template <typename D, typename A, typename B>
+inline void TFMOD(D& dst, const A& a, const B& b, Loc loc = {}) {
+  detail::Binary("TFMOD", dst, a, b, loc, [](auto x, auto y) { return detail::Fmod(x, y); });
+}
+template <typename D, typename S>
+inline void TFMODS(D& dst, const S& src, Compute<typename S::DType> s, Loc loc = {}) {
+  detail::Unary("TFMODS", dst, src, loc, [s](auto x) { return detail::Fmod(x, s); });
+}
+
+// ---------------------------------------------------------------------------
+// Bitwise (integer tiles)
+// ---------------------------------------------------------------------------
+#define PTO_BITWISE_OPS(NAME, EXPR)                                                                    \
+  template <typename D, typename A, typename B>                                                        \
+  inline void NAME(D& dst, const A& a, const B& b, Loc loc = {}) {                                     \
+    static_assert(!kIsFloat<typename A::DType>, #NAME " takes integer tiles");                         \
+    detail::Binary(#NAME, dst, a, b, loc, [](auto x, auto y) { return EXPR; });                       \
+  }                                                                                                    \
+  template <typename D, typename S>                                                                    \
+  inline void NAME##S(D& dst, const S& src, Compute<typename S::DType> s, Loc loc = {}) {              \
+    static_assert(!kIsFloat<typename S::DType>, #NAME "S takes integer tiles");                        \
+    detail::Unary(#NAME "S", dst, src, loc, [s](auto x) { auto y = s; return EXPR; });                \
+  }
+PTO_BITWISE_OPS(TAND, static_cast<decltype(x)>(x & y))
+PTO_BITWISE_OPS(TOR, static_cast<decltype(x)>(x | y))
+PTO_BITWISE_OPS(TXOR, static_cast<decltype(x)>(x ^ y))
+PTO_BITWISE_OPS(TSHL, detail::ShiftLeft(x, y))
+PTO_BITWISE_OPS(TSHR, detail::ShiftRight(x, y))
+#undef PTO_BITWISE_OPS
+// The registry's xor / xors carry a scratch tile; it is unused.
+template <typename D, typename A, typename B, typename Tmp>
+inline void TXOR(D& dst, const A& a, const B& b, Tmp&, Loc loc = {}) {
+  TXOR(dst, a, b, loc);
+}
+template <typename D, typename S>
+inline void TNOT(D& dst, const S& src, Loc loc = {}) {
+  static_assert(!kIsFloat<typename S::DType>, "TNOT takes integer tiles");
+  detail::Unary("TNOT", dst, src, loc, [](auto x) { return static_cast<decltype(x)>(~x); });
+}
+
 // ---------------------------------------------------------------------------
 // Compare and select
 // ---------------------------------------------------------------------------
@@ -874,6 +1054,7 @@ inline void TSEL(D& dst, const M& mask, const A& a, const B& b, Tmp&, Loc loc = 
 PTO_ROW_REDUCTION(TROWSUM, Sum)
 PTO_ROW_REDUCTION(TROWMAX, Max)
 PTO_ROW_REDUCTION(TROWMIN, Min)
+PTO_ROW_REDUCTION(TROWPROD, Prod)
 #undef PTO_ROW_REDUCTION
 
 #define PTO_COL_REDUCTION(NAME, OP)                                          \
@@ -888,7 +1069,25 @@ PTO_ROW_REDUCTION(TROWMIN, Min)
 PTO_COL_REDUCTION(TCOLSUM, Sum)
 PTO_COL_REDUCTION(TCOLMAX, Max)
 PTO_COL_REDUCTION(TCOLMIN, Min)
+PTO_COL_REDUCTION(TCOLPROD, Prod)
 #undef PTO_COL_REDUCTION
+
+// Index (int32 / uint32 dst) of the first maximum / minimum of each row
+// ([M, 1] dst) or column ([1, N] dst) of src's valid region; NaN wins.
+#define PTO_ARG_REDUCTION(NAME, HELPER, OP)                                  \
+  template <typename D, typename S>                                          \
+  inline void NAME(D& dst, const S& src, Loc loc = {}) {                     \
+    detail::HELPER<detail::Reduce::OP>(#NAME, dst, src, loc);                \
+  }                                                                          \
+  template <typename D, typename S, typename Tmp>                            \
+  inline void NAME(D& dst, const S& src, Tmp&, Loc loc = {}) {               \
+    detail::HELPER<detail::Reduce::OP>(#NAME, dst, src, loc);                \
+  }
+PTO_ARG_REDUCTION(TROWARGMAX, RowArgReduce, Max)
+PTO_ARG_REDUCTION(TROWARGMIN, RowArgReduce, Min)
+PTO_ARG_REDUCTION(TCOLARGMAX, ColArgReduce, Max)
+PTO_ARG_REDUCTION(TCOLARGMIN, ColArgReduce, Min)
+#undef PTO_ARG_REDUCTION
 
 // ---------------------------------------------------------------------------
 // Broadcasts: row_vec is [M, 1] (column 0 read), col_vec is [1, N] (row 0 read)

@@ -120,6 +120,28 @@ TEST_F(Movement, MoveExtractTransposeFillpad) {
   EXPECT_FALSE(core_.faulted());
 }
 
+TEST_F(Movement, ConcatJoinsValidColumns) {
+  TileVec<float, 4, 8, 3, 2> a;
+  TileVec<float, 4, 8, 3, 5> b;
+  TileVec<float, 4, 8, 3, 7, PadValue::Zero> d;
+  TileVec<float, 4, 8, 3, 8> wrong;
+  Place(a);
+  Place(b);
+  Place(d);
+  Place(wrong);
+  Fill(a, -1, 1);
+  Fill(b, -1, 1);
+  TCONCAT(d, a, b);
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 8; ++c) {
+      float want = r >= 3 || c >= 7 ? 0.0f : c < 2 ? a.At(r, c) : b.At(r, c - 2);
+      EXPECT_EQ(d.At(r, c), want) << r << "," << c;
+    }
+  EXPECT_FALSE(core_.faulted());
+  TCONCAT(wrong, a, b, Loc{4});
+  EXPECT_EQ(core_.fault.kind, FaultKind::ShapeMismatch);
+}
+
 TEST_F(Movement, CastToIntegerByRoundingMode) {
   const float in[8] = {2.5f, -2.5f, 3.5f, 1.2f, -1.7f, 0.0f, 1e20f, NAN};
   TileVec<float, 1, 8> src;

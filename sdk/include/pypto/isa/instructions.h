@@ -832,6 +832,27 @@ inline void TFILLPAD(D& dst, const S& src, Loc loc = {}) {
   detail::FillPad(dst);
 }
 
+// dst = [src0 | src1] along columns: src0's valid columns, then src1's;
+// both must cover dst's valid rows, and dst's valid columns must equal the sum.
+template <typename D, typename S0, typename S1>
+inline void TCONCAT(D& dst, const S0& src0, const S1& src1, Loc loc = {}) {
+  if (!detail::Usable("TCONCAT", loc, dst, src0, src1)) return;
+  int rows = dst.GetValidRow();
+  int c0 = src0.GetValidCol();
+  int c1 = src1.GetValidCol();
+  if (c0 + c1 != dst.GetValidCol()) {
+    detail::Raise(dst.core, FaultKind::ShapeMismatch, "TCONCAT", loc, D::Loc, c0 + c1, dst.GetValidCol());
+    return;
+  }
+  if (!detail::Covers(src0, rows, c0, "TCONCAT", loc) || !detail::Covers(src1, rows, c1, "TCONCAT", loc)) return;
+  using T = typename D::DType;
+  detail::ForEach<D::kRowMajor>(rows, c0 + c1, [&](int r, int c) {
+    dst.At(r, c) = c < c0 ? detail::Convert<T>(src0.At(r, c), RoundMode::CAST_RINT)
+                          : detail::Convert<T>(src1.At(r, c - c0), RoundMode::CAST_RINT);
+  });
+  detail::FillPad(dst);
+}
+
 // ---------------------------------------------------------------------------
 // Element-wise, tile op tile
 // ---------------------------------------------------------------------------

@@ -106,6 +106,9 @@ extern "C" void isa_freestanding_kernel(float* a, float* out, half* h_out) {
   TCVT(i8, ta, RoundMode::CAST_ODD);
   TCVT(tc, h);
   TTRANS(tc, ta);
+  TileVec<float, 64, 64, 64, 32> half_a;
+  TASSIGN(half_a, 0x24000);
+  TCONCAT(tc, half_a, half_a);
   TTRANS(tc, ta, tb);
   TileVec<float, 64, 64, DYNAMIC, DYNAMIC, PadValue::Min> dyn(3, 4);
   TASSIGN(dyn, 0x14000);

@@ -291,7 +291,10 @@ inline void Unary(const char* name, D& dst, const S& src, Loc loc, F f) {
   int cols = dst.GetValidCol();
   if (!Covers(src, rows, cols, name, loc)) return;
   using T = typename D::DType;
-  ForEach<D::kRowMajor>(rows, cols, [&](int r, int c) { dst.At(r, c) = Store<T>(f(Load(src.At(r, c)))); });
+  // Local pointers: the vectorizer cannot see past a store that might change dst.data.
+  T* d = dst.data;
+  const auto* x = src.data;
+  ForEach<D::kRowMajor>(rows, cols, [&](int r, int c) { d[D::Index(r, c)] = Store<T>(f(Load(x[S::Index(r, c)]))); });
   FillPad(dst);
 }
 
@@ -302,8 +305,12 @@ inline void Binary(const char* name, D& dst, const A& a, const B& b, Loc loc, F 
   int cols = dst.GetValidCol();
   if (!Covers(a, rows, cols, name, loc) || !Covers(b, rows, cols, name, loc)) return;
   using T = typename D::DType;
-  ForEach<D::kRowMajor>(rows, cols,
-                        [&](int r, int c) { dst.At(r, c) = Store<T>(f(Load(a.At(r, c)), Load(b.At(r, c)))); });
+  T* d = dst.data;
+  const auto* x = a.data;
+  const auto* y = b.data;
+  ForEach<D::kRowMajor>(rows, cols, [&](int r, int c) {
+    d[D::Index(r, c)] = Store<T>(f(Load(x[A::Index(r, c)]), Load(y[B::Index(r, c)])));
+  });
   FillPad(dst);
 }
 
@@ -1168,13 +1175,16 @@ inline void TCVT(D& dst, const S& src, RoundMode mode = RoundMode::CAST_RINT, Lo
   int cols = dst.GetValidCol();
   if (!detail::Covers(src, rows, cols, "TCVT", loc)) return;
   using T = typename D::DType;
+  T* d = dst.data;
+  const auto* x = src.data;
   if (mode == RoundMode::CAST_NONE || mode == RoundMode::CAST_RINT) {
     // The common case with the mode as a constant, so that the loop vectorizes.
-    detail::ForEach<D::kRowMajor>(
-        rows, cols, [&](int r, int c) { dst.At(r, c) = detail::Convert<T>(src.At(r, c), RoundMode::CAST_RINT); });
+    detail::ForEach<D::kRowMajor>(rows, cols, [&](int r, int c) {
+      d[D::Index(r, c)] = detail::Convert<T>(x[S::Index(r, c)], RoundMode::CAST_RINT);
+    });
   } else {
-    detail::ForEach<D::kRowMajor>(rows, cols,
-                                  [&](int r, int c) { dst.At(r, c) = detail::Convert<T>(src.At(r, c), mode); });
+    detail::ForEach<D::kRowMajor>(
+        rows, cols, [&](int r, int c) { d[D::Index(r, c)] = detail::Convert<T>(x[S::Index(r, c)], mode); });
   }
   detail::FillPad(dst);
 }

@@ -322,10 +322,12 @@ inline void RowExpand(const char* name, D& dst, const S& src, const V& vec, Loc 
   int cols = dst.GetValidCol();
   if (!Covers(src, rows, cols, name, loc) || !Covers(vec, rows, 1, name, loc)) return;
   using T = typename D::DType;
+  T* d = dst.data;
+  const auto* x = src.data;
   for (int r = 0; r < rows; ++r) {
     auto v = Load(vec.At(r, 0));
     PTO_VECTORIZE
-    for (int c = 0; c < cols; ++c) dst.At(r, c) = Store<T>(f(Load(src.At(r, c)), v));
+    for (int c = 0; c < cols; ++c) d[D::Index(r, c)] = Store<T>(f(Load(x[S::Index(r, c)]), v));
   }
   FillPad(dst);
 }
@@ -338,9 +340,12 @@ inline void ColExpand(const char* name, D& dst, const S& src, const V& vec, Loc 
   int cols = dst.GetValidCol();
   if (!Covers(src, rows, cols, name, loc) || !Covers(vec, 1, cols, name, loc)) return;
   using T = typename D::DType;
+  T* d = dst.data;
+  const auto* x = src.data;
+  const auto* v = vec.data;
   for (int r = 0; r < rows; ++r) {
     PTO_VECTORIZE
-    for (int c = 0; c < cols; ++c) dst.At(r, c) = Store<T>(f(Load(src.At(r, c)), Load(vec.At(0, c))));
+    for (int c = 0; c < cols; ++c) d[D::Index(r, c)] = Store<T>(f(Load(x[S::Index(r, c)]), Load(v[V::Index(0, c)])));
   }
   FillPad(dst);
 }
@@ -642,8 +647,9 @@ inline void MicroKernel(const AccT* __restrict a, const AccT* __restrict b, AccT
 // (transposed when Transpose), visiting src in its storage order.
 template <typename AccT, bool Transpose, int Ld, typename S>
 inline void Pack(AccT* dst, const S& src, int row0, int col0, int rows, int cols) {
+  const auto* x = src.data;
   auto put = [&](int r, int c) {
-    AccT v = static_cast<AccT>(Load(src.At(row0 + r, col0 + c)));
+    AccT v = static_cast<AccT>(Load(x[S::Index(row0 + r, col0 + c)]));
     if constexpr (Transpose) dst[c * Ld + r] = v;
     else dst[r * Ld + c] = v;
   };

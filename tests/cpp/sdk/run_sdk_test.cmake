@@ -3,7 +3,7 @@
 #
 # 1. cmake --install the PyPTO build into WORK_DIR/prefix,
 # 2. configure and build OOT_SOURCE_DIR against that prefix (find_package(PyPTO)),
-# 3. run its driver with the built plugin on PYPTO_PLUGIN_PATH.
+# 3. run its driver with the built plugin on PYPTO_PLUGIN_PATH, and its tile-ISA program.
 foreach(var PYPTO_BUILD_DIR OOT_SOURCE_DIR WORK_DIR GENERATOR CXX_COMPILER)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "run_sdk_test.cmake needs -D${var}=...")
@@ -25,7 +25,7 @@ file(REMOVE_RECURSE ${WORK_DIR})
 run_step("install" ${CMAKE_COMMAND} --install ${PYPTO_BUILD_DIR} --prefix ${prefix})
 foreach(installed lib/cmake/PyPTO/PyPTOConfig.cmake lib/cmake/PyPTO/PyPTOConfigVersion.cmake
                   lib/cmake/PyPTO/PyPTOTargets.cmake lib/cmake/PyPTO/PyPTOPlugin.cmake
-                  include/pypto/plugin/abi.h share/pypto/pipelines/default.yaml)
+                  include/pypto/plugin/abi.h include/pypto/isa/isa.h share/pypto/pipelines/default.yaml)
   if(NOT EXISTS ${prefix}/${installed})
     message(FATAL_ERROR "the install did not produce ${prefix}/${installed}")
   endif()
@@ -36,3 +36,4 @@ run_step("configure" ${CMAKE_COMMAND} -S ${OOT_SOURCE_DIR} -B ${oot_build} -G ${
 run_step("build" ${CMAKE_COMMAND} --build ${oot_build} --parallel 1)
 run_step("run" ${CMAKE_COMMAND} -E env PYPTO_PLUGIN_PATH=${oot_build}/plugins
   ${oot_build}/oot_driver ${OOT_SOURCE_DIR}/oot_pipeline.yaml ${prefix})
+run_step("run the tile-ISA program" ${oot_build}/isa_consumer)

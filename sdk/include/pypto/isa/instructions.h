@@ -1,0 +1,1234 @@
+// The tile instructions, executed on the CPU. Every instruction:
+//  - works on the destination's valid region; sources must cover it;
+//  - fills the rest of a destination whose Pad is not Null with the pad value;
+//  - checks its tiles (assigned, valid shape inside the static shape, extents
+//    that fit) and on a fault records it in the SimCore and does nothing.
+// The last argument of each instruction is an optional Loc (source line id).
+#pragma once
+
+#include "pypto/isa/sim_core.h"
+#include "pypto/isa/tile.h"
+#include "pypto/isa/types.h"
+
+#if defined(__clang__)
+// Loops the vectorizer cannot transform after all (a column-major walk, a
+// conversion) stay scalar; that is not worth a warning in every kernel.
+#pragma clang diagnostic ignored "-Wpass-failed"
+#define PTO_VECTORIZE _Pragma("clang loop vectorize(enable) interleave(enable)")
+#elif defined(__GNUC__)
+#define PTO_VECTORIZE _Pragma("GCC ivdep")
+#else
+#define PTO_VECTORIZE
+#endif
+
+namespace pto {
+
+enum class CmpMode : uint8_t { EQ = 0, NE = 1, LT = 2, LE = 3, GT = 4, GE = 5 };
+
+// tile.cast's `mode`: 0 none (round to nearest even when inexact), 1 rint,
+// 2 round (ties away from zero), 3 floor, 4 ceil, 5 trunc, 6 odd.
+enum class RoundMode : uint8_t {
+  CAST_NONE = 0,
+  CAST_RINT = 1,
+  CAST_ROUND = 2,
+  CAST_FLOOR = 3,
+  CAST_CEIL = 4,
+  CAST_TRUNC = 5,
+  CAST_ODD = 6,
+};
+
+namespace detail {
+
+// Eight lanes of T as a compiler vector type (GCC and Clang), so that hot loops
+// (matmul, row reductions) do not depend on either auto-vectorizer.
+template <typename T>
+struct Lanes8 {
+  typedef T type __attribute__((vector_size(8 * sizeof(T))));
+};
+
+inline void Raise(SimCore* core, FaultKind kind, const char* name, Loc loc, TileType space, int64_t value,
+                  int64_t limit) {
+  if (!core) core = pypto_sim_current_core();
+  if (core) core->Raise(kind, name, loc, space, value, limit);
+}
+
+template <typename TileT>
+inline bool Usable(const TileT& t, const char* name, Loc loc) {
+  if (!t.data) {
+    Raise(t.core, FaultKind::Unassigned, name, loc, TileT::Loc, static_cast<int64_t>(t.addr), 0);
+    return false;
+  }
+  if constexpr (!TileT::kStaticValid) {
+    int vr = t.GetValidRow();
+    int vc = t.GetValidCol();
+    if (vr < 0 || vr > TileT::kRows) {
+      Raise(t.core, FaultKind::ValidShape, name, loc, TileT::Loc, vr, TileT::kRows);
+      return false;
+    }
+    if (vc < 0 || vc > TileT::kCols) {
+      Raise(t.core, FaultKind::ValidShape, name, loc, TileT::Loc, vc, TileT::kCols);
+      return false;
+    }
+  }
+  return true;
+}
+
+template <typename... Tiles>
+inline bool Usable(const char* name, Loc loc, const Tiles&... tiles) {
+  return (Usable(tiles, name, loc) && ...);
+}
+
+// `src` must cover rows x cols of its valid region.
+template <typename TileT>
+inline bool Covers(const TileT& src, int rows, int cols, const char* name, Loc loc) {
+  if (src.GetValidRow() < rows) {
+    Raise(src.core, FaultKind::ShapeMismatch, name, loc, TileT::Loc, rows, src.GetValidRow());
+    return false;
+  }
+  if (src.GetValidCol() < cols) {
+    Raise(src.core, FaultKind::ShapeMismatch, name, loc, TileT::Loc, cols, src.GetValidCol());
+    return false;
+  }
+  return true;
+}
+
+template <typename TileT>
+inline void FillPad(TileT& t) {
+  if constexpr (TileT::kPad != PadValue::Null) {
+    using T = typename TileT::DType;
+    const T pad = PadOf<T, TileT::kPad>();
+    int vr = t.GetValidRow();
+    int vc = t.GetValidCol();
+    for (int r = 0; r < TileT::kRows; ++r) {
+      for (int c = (r < vr ? vc : 0); c < TileT::kCols; ++c) t.At(r, c) = pad;
+    }
+  }
+}
+
+// Visit the rows x cols region in the order of the destination's layout.
+template <bool RowMajor, typename F>
+inline void ForEach(int rows, int cols, F&& f) {
+  if constexpr (RowMajor) {
+    for (int r = 0; r < rows; ++r) {
+      PTO_VECTORIZE
+      for (int c = 0; c < cols; ++c) f(r, c);
+    }
+  } else {
+    for (int c = 0; c < cols; ++c) {
+      PTO_VECTORIZE
+      for (int r = 0; r < rows; ++r) f(r, c);
+    }
+  }
+}
+
+template <typename T>
+inline Compute<T> Load(const T& v) {
+  return static_cast<Compute<T>>(v);
+}
+
+template <typename T, typename V>
+inline T Store(V v) {
+  if constexpr (kSame<T, half> || kSame<T, bfloat16>) {
+    return T(static_cast<float>(v));
+  } else {
+    return static_cast<T>(v);
+  }
+}
+
+// Integer division never traps: x / 0 is 0 and MIN / -1 wraps to MIN.
+template <typename T>
+inline T Div(T a, T b) {
+  if constexpr (kIsFloat<T>) {
+    return a / b;
+  } else {
+    if (b == 0) return 0;
+    if constexpr (kIsSigned<T>) {
+      if (b == static_cast<T>(-1)) return static_cast<T>(0 - static_cast<__UINT64_TYPE__>(a));
+    }
+    return static_cast<T>(a / b);
+  }
+}
+
+// Remainder with the sign of the dividend (C fmod, torch.fmod).
+template <typename T>
+inline T Fmod(T a, T b) {
+  if constexpr (kSame<T, double>) {
+    return __builtin_fmod(a, b);
+  } else if constexpr (kIsFloat<T>) {
+    return static_cast<T>(__builtin_fmodf(static_cast<float>(a), static_cast<float>(b)));
+  } else {
+    if (b == 0) return 0;
+    if constexpr (kIsSigned<T>) {
+      if (b == static_cast<T>(-1)) return 0;
+    }
+    return static_cast<T>(a % b);
+  }
+}
+
+// Remainder with the sign of the divisor (torch.remainder); x % 0 is 0 for integers.
+template <typename T>
+inline T Rem(T a, T b) {
+  if constexpr (kIsFloat<T>) {
+    T r = Fmod(a, b);
+    if (r != static_cast<T>(0) && ((r < static_cast<T>(0)) != (b < static_cast<T>(0)))) r += b;
+    return r;
+  } else {
+    if (b == 0) return 0;
+    if constexpr (kIsSigned<T>) {
+      if (b == static_cast<T>(-1)) return 0;
+    }
+    T r = static_cast<T>(a % b);
+    if constexpr (kIsSigned<T>) {
+      if (r != 0 && ((r < 0) != (b < 0))) r = static_cast<T>(r + b);
+    }
+    return r;
+  }
+}
+
+// Shifts by counts outside [0, bits) give 0 (left, unsigned right) or the
+// sign fill (signed right) instead of undefined behaviour.
+template <typename T, typename C>
+inline T ShiftLeft(T a, C count) {
+  constexpr int kBits = sizeof(T) * 8;
+  if (count < 0 || count >= kBits) return 0;
+  using U = decltype(static_cast<unsigned long long>(a));
+  return static_cast<T>(static_cast<U>(a) << count);
+}
+template <typename T, typename C>
+inline T ShiftRight(T a, C count) {
+  constexpr int kBits = sizeof(T) * 8;
+  if (count < 0 || count >= kBits) {
+    if constexpr (kIsSigned<T>) return a < 0 ? static_cast<T>(-1) : static_cast<T>(0);
+    return 0;
+  }
+  return static_cast<T>(a >> count);
+}
+
+template <typename T>
+inline T Max(T a, T b) {
+  if constexpr (kIsFloat<T>) {
+    if (a != a) return a;  // NaN propagates, as torch.maximum does
+    if (b != b) return b;
+  }
+  return a > b ? a : b;
+}
+template <typename T>
+inline T Min(T a, T b) {
+  if constexpr (kIsFloat<T>) {
+    if (a != a) return a;
+    if (b != b) return b;
+  }
+  return a < b ? a : b;
+}
+
+// exp for float without a libm call, so that loops over it vectorize:
+// x = n ln2 + r with |r| <= ln2 / 2, e^r by a degree-7 minimax polynomial
+// (the Cephes expf coefficients, ~1 ulp), times 2^n built from exponent bits.
+// 2^n is applied as two factors so that subnormal results stay exact enough
+// and out-of-range inputs saturate to 0 / inf; NaN propagates.
+inline float ExpFloat(float x) {
+  const float hi = 88.7228394f;
+  const float lo = -103.972084f;
+  x = x > hi ? hi + 1.0f : x;
+  x = x < lo ? lo - 1.0f : x;
+  const float magic = 12582912.0f;  // 1.5 * 2^23: adding it rounds to an integer
+  float shifted = x * 1.44269504088896341f + magic;
+  float n = shifted - magic;
+  int32_t ni = static_cast<int32_t>(BitCast<uint32_t>(shifted) & 0x3FFFFFu) - 0x200000;
+  float r = x - n * 0.693359375f;
+  r = r - n * -2.12194440e-4f;
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  p = p * r * r + r + 1.0f;
+  int32_t n1 = ni / 2;
+  int32_t n2 = ni - n1;
+  float s1 = BitCast<float>(static_cast<uint32_t>(n1 + 127) << 23);
+  float s2 = BitCast<float>(static_cast<uint32_t>(n2 + 127) << 23);
+  return p * s1 * s2;
+}
+
+template <typename T>
+inline T Exp(T x) {
+  if constexpr (kSame<T, double>) return __builtin_exp(x);
+  else return static_cast<T>(ExpFloat(static_cast<float>(x)));
+}
+template <typename T>
+inline T Log(T x) {
+  if constexpr (kSame<T, double>) return __builtin_log(x);
+  else return static_cast<T>(__builtin_logf(static_cast<float>(x)));
+}
+template <typename T>
+inline T Sqrt(T x) {
+  if constexpr (kSame<T, double>) return __builtin_sqrt(x);
+  else return static_cast<T>(__builtin_sqrtf(static_cast<float>(x)));
+}
+template <typename T>
+inline T Abs(T x) {
+  return x < static_cast<T>(0) ? static_cast<T>(-x) : x;
+}
+
+template <typename T>
+inline bool Compare(T a, T b, CmpMode mode) {
+  switch (mode) {
+    case CmpMode::EQ: return a == b;
+    case CmpMode::NE: return a != b;
+    case CmpMode::LT: return a < b;
+    case CmpMode::LE: return a <= b;
+    case CmpMode::GT: return a > b;
+    case CmpMode::GE: return a >= b;
+  }
+  return false;
+}
+
+template <typename D, typename S, typename F>
+inline void Unary(const char* name, D& dst, const S& src, Loc loc, F f) {
+  if (!Usable(name, loc, dst, src)) return;
+  int rows = dst.GetValidRow();
+  int cols = dst.GetValidCol();
+  if (!Covers(src, rows, cols, name, loc)) return;
+  using T = typename D::DType;
+  // Local pointers: the vectorizer cannot see past a store that might change dst.data.
+  T* d = dst.data;
+  const auto* x = src.data;
+  ForEach<D::kRowMajor>(rows, cols, [&](int r, int c) { d[D::Index(r, c)] = Store<T>(f(Load(x[S::Index(r, c)]))); });
+  FillPad(dst);
+}
+
+template <typename D, typename A, typename B, typename F>
+inline void Binary(const char* name, D& dst, const A& a, const B& b, Loc loc, F f) {
+  if (!Usable(name, loc, dst, a, b)) return;
+  int rows = dst.GetValidRow();
+  int cols = dst.GetValidCol();
+  if (!Covers(a, rows, cols, name, loc) || !Covers(b, rows, cols, name, loc)) return;
+  using T = typename D::DType;
+  T* d = dst.data;
+  const auto* x = a.data;
+  const auto* y = b.data;
+  ForEach<D::kRowMajor>(rows, cols, [&](int r, int c) {
+    d[D::Index(r, c)] = Store<T>(f(Load(x[A::Index(r, c)]), Load(y[B::Index(r, c)])));
+  });
+  FillPad(dst);
+}
+
+// dst = f(src, per-row value): vec is [rows, 1] (or any tile; column 0 is read).
+template <typename D, typename S, typename V, typename F>
+inline void RowExpand(const char* name, D& dst, const S& src, const V& vec, Loc loc, F f) {
+  if (!Usable(name, loc, dst, src, vec)) return;
+  int rows = dst.GetValidRow();
+  int cols = dst.GetValidCol();
+  if (!Covers(src, rows, cols, name, loc) || !Covers(vec, rows, 1, name, loc)) return;
+  using T = typename D::DType;
+  T* d = dst.data;
+  const auto* x = src.data;
+  for (int r = 0; r < rows; ++r) {
+    auto v = Load(vec.At(r, 0));
+    PTO_VECTORIZE
+    for (int c = 0; c < cols; ++c) d[D::Index(r, c)] = Store<T>(f(Load(x[S::Index(r, c)]), v));
+  }
+  FillPad(dst);
+}
+
+// dst = f(src, per-column value): vec is [1, cols] (row 0 is read).
+template <typename D, typename S, typename V, typename F>
+inline void ColExpand(const char* name, D& dst, const S& src, const V& vec, Loc loc, F f) {
+  if (!Usable(name, loc, dst, src, vec)) return;
+  int rows = dst.GetValidRow();
+  int cols = dst.GetValidCol();
+  if (!Covers(src, rows, cols, name, loc) || !Covers(vec, 1, cols, name, loc)) return;
+  using T = typename D::DType;
+  T* d = dst.data;
+  const auto* x = src.data;
+  const auto* v = vec.data;
+  for (int r = 0; r < rows; ++r) {
+    PTO_VECTORIZE
+    for (int c = 0; c < cols; ++c) d[D::Index(r, c)] = Store<T>(f(Load(x[S::Index(r, c)]), Load(v[V::Index(0, c)])));
+  }
+  FillPad(dst);
+}
+
+// The accumulator of a reduction: float for floating types, int64 for integers.
+template <typename T>
+struct SumOf {
+  using type = int64_t;
+};
+template <>
+struct SumOf<float> {
+  using type = float;
+};
+template <>
+struct SumOf<double> {
+  using type = double;
+};
+template <>
+struct SumOf<half> {
+  using type = float;
+};
+template <>
+struct SumOf<bfloat16> {
+  using type = float;
+};
+
+enum class Reduce { Sum, Max, Min, Prod };
+
+template <Reduce Op, typename A>
+inline A Init() {
+  if constexpr (Op == Reduce::Sum) return static_cast<A>(0);
+  else if constexpr (Op == Reduce::Prod) return static_cast<A>(1);
+  else if constexpr (Op == Reduce::Max) return static_cast<A>(Limits<A>::Min());
+  else return static_cast<A>(Limits<A>::Max());
+}
+template <Reduce Op, typename A>
+inline A Step(A acc, A v) {
+  if constexpr (Op == Reduce::Sum) return acc + v;
+  else if constexpr (Op == Reduce::Prod) return acc * v;
+  else if constexpr (Op == Reduce::Max) return Max(acc, v);
+  else return Min(acc, v);
+}
+
+// Reduce row r of src over [0, cols): 16 interleaved partial results
+// combined pairwise, like the vector unit's tree. Float rows go through
+// compiler vector types so that neither compiler needs to reorder the sum.
+template <Reduce Op, typename A, typename S>
+inline A ReduceRow(const S& src, int r, int cols) {
+  constexpr int kLanes = 16;
+  A part[kLanes];
+  for (int l = 0; l < kLanes; ++l) part[l] = Init<Op, A>();
+  int c = 0;
+  if constexpr (S::kRowMajor && kSame<typename S::DType, A> && kIsFloat<A>) {
+    using V = typename Lanes8<A>::type;
+    V p[2];
+    __builtin_memcpy(&p[0], part, sizeof(V));
+    __builtin_memcpy(&p[1], part + 8, sizeof(V));
+    const A* row = &src.At(r, 0);
+    for (; c + kLanes <= cols; c += kLanes) {
+      for (int h = 0; h < 2; ++h) {
+        V x;
+        __builtin_memcpy(&x, row + c + 8 * h, sizeof(V));
+        if constexpr (Op == Reduce::Sum) {
+          p[h] += x;
+        } else if constexpr (Op == Reduce::Prod) {
+          p[h] *= x;
+        } else {
+          V m;
+          if constexpr (Op == Reduce::Max) m = p[h] > x ? p[h] : x;
+          else m = p[h] < x ? p[h] : x;
+          m = (x != x) ? x : m;  // NaN propagates
+          p[h] = (p[h] != p[h]) ? p[h] : m;
+        }
+      }
+    }
+    __builtin_memcpy(part, &p[0], sizeof(V));
+    __builtin_memcpy(part + 8, &p[1], sizeof(V));
+  } else {
+    for (; c + kLanes <= cols; c += kLanes) {
+      for (int l = 0; l < kLanes; ++l) part[l] = Step<Op, A>(part[l], static_cast<A>(Load(src.At(r, c + l))));
+    }
+  }
+  for (int l = 0; c + l < cols; ++l) part[l] = Step<Op, A>(part[l], static_cast<A>(Load(src.At(r, c + l))));
+  for (int width = kLanes / 2; width > 0; width /= 2) {
+    for (int l = 0; l < width; ++l) part[l] = Step<Op, A>(part[l], part[l + width]);
+  }
+  return part[0];
+}
+
+// dst[r, 0] = reduce(src[r, 0 .. valid cols)) for r < src's valid rows.
+template <Reduce Op, typename D, typename S>
+inline void RowReduce(const char* name, D& dst, const S& src, Loc loc) {
+  if (!Usable(name, loc, dst, src)) return;
+  int rows = src.GetValidRow();
+  int cols = src.GetValidCol();
+  if (dst.GetValidRow() < rows || dst.GetValidCol() < 1) {
+    Raise(dst.core, FaultKind::ShapeMismatch, name, loc, D::Loc, rows, dst.GetValidRow());
+    return;
+  }
+  using A = typename SumOf<typename S::DType>::type;
+  for (int r = 0; r < rows; ++r) dst.At(r, 0) = Store<typename D::DType>(ReduceRow<Op, A>(src, r, cols));
+  FillPad(dst);
+}
+
+// dst[0, c] = reduce(src[0 .. valid rows, c)) for c < src's valid cols.
+template <Reduce Op, typename D, typename S>
+inline void ColReduce(const char* name, D& dst, const S& src, Loc loc) {
+  if (!Usable(name, loc, dst, src)) return;
+  int rows = src.GetValidRow();
+  int cols = src.GetValidCol();
+  if (dst.GetValidCol() < cols || dst.GetValidRow() < 1) {
+    Raise(dst.core, FaultKind::ShapeMismatch, name, loc, D::Loc, cols, dst.GetValidCol());
+    return;
+  }
+  using A = typename SumOf<typename S::DType>::type;
+  using T = typename D::DType;
+  for (int c = 0; c < cols; ++c) dst.At(0, c) = Store<T>(Init<Op, A>());
+  for (int r = 0; r < rows; ++r) {
+    for (int c = 0; c < cols; ++c) {
+      A acc = static_cast<A>(Load(dst.At(0, c)));
+      dst.At(0, c) = Store<T>(Step<Op, A>(acc, static_cast<A>(Load(src.At(r, c)))));
+    }
+  }
+  FillPad(dst);
+}
+
+// Index of the first maximum (Max) / minimum (Min) of n values at(i); a NaN
+// counts as larger than everything, as torch.argmax / argmin treat it.
+template <Reduce Op, typename F>
+inline int32_t ArgReduce(int n, F at) {
+  int32_t best = 0;
+  auto bv = at(0);
+  for (int i = 1; i < n; ++i) {
+    auto v = at(i);
+    if (bv != bv) break;
+    bool better = (v != v) || (Op == Reduce::Max ? v > bv : v < bv);
+    if (better) {
+      best = i;
+      bv = v;
+    }
+  }
+  return best;
+}
+
+template <Reduce Op, typename D, typename S>
+inline void RowArgReduce(const char* name, D& dst, const S& src, Loc loc) {
+  if (!Usable(name, loc, dst, src)) return;
+  int rows = src.GetValidRow();
+  int cols = src.GetValidCol();
+  if (dst.GetValidRow() < rows || dst.GetValidCol() < 1) {
+    Raise(dst.core, FaultKind::ShapeMismatch, name, loc, D::Loc, rows, dst.GetValidRow());
+    return;
+  }
+  for (int r = 0; r < rows; ++r) {
+    int32_t idx = cols > 0 ? ArgReduce<Op>(cols, [&](int c) { return Load(src.At(r, c)); }) : 0;
+    dst.At(r, 0) = static_cast<typename D::DType>(idx);
+  }
+  FillPad(dst);
+}
+
+template <Reduce Op, typename D, typename S>
+inline void ColArgReduce(const char* name, D& dst, const S& src, Loc loc) {
+  if (!Usable(name, loc, dst, src)) return;
+  int rows = src.GetValidRow();
+  int cols = src.GetValidCol();
+  if (dst.GetValidCol() < cols || dst.GetValidRow() < 1) {
+    Raise(dst.core, FaultKind::ShapeMismatch, name, loc, D::Loc, cols, dst.GetValidCol());
+    return;
+  }
+  for (int c = 0; c < cols; ++c) {
+    int32_t idx = rows > 0 ? ArgReduce<Op>(rows, [&](int r) { return Load(src.At(r, c)); }) : 0;
+    dst.At(0, c) = static_cast<typename D::DType>(idx);
+  }
+  FillPad(dst);
+}
+
+// Round a float to an integer-valued float by mode.
+inline double RoundToIntegral(double x, RoundMode mode) {
+  switch (mode) {
+    case RoundMode::CAST_NONE:
+    case RoundMode::CAST_RINT: return __builtin_rint(x);
+    case RoundMode::CAST_ROUND: return __builtin_round(x);
+    case RoundMode::CAST_FLOOR: return __builtin_floor(x);
+    case RoundMode::CAST_CEIL: return __builtin_ceil(x);
+    case RoundMode::CAST_TRUNC: return __builtin_trunc(x);
+    case RoundMode::CAST_ODD: {
+      double t = __builtin_trunc(x);
+      if (t == x || __builtin_fmod(t, 2.0) != 0.0) return t;
+      return x > 0 ? t + 1.0 : t - 1.0;
+    }
+  }
+  return x;
+}
+
+// The next representable 16-bit float away from / toward +inf (sign-magnitude bits).
+inline uint16_t StepUp16(uint16_t b) {
+  if (b == 0x8000u) return 1;
+  return (b & 0x8000u) ? static_cast<uint16_t>(b - 1) : static_cast<uint16_t>(b + 1);
+}
+inline uint16_t StepDown16(uint16_t b) {
+  if (b == 0) return 0x8001u;
+  return (b & 0x8000u) ? static_cast<uint16_t>(b + 1) : static_cast<uint16_t>(b - 1);
+}
+
+// float -> half / bfloat16 under any rounding mode: start from the
+// nearest-even result and pick the neighbour the mode asks for.
+template <typename F16>
+inline F16 NarrowFloat(float x, RoundMode mode) {
+  F16 nearest(x);
+  if (x != x || mode == RoundMode::CAST_NONE || mode == RoundMode::CAST_RINT) return nearest;
+  float back = static_cast<float>(nearest);
+  if (back == x) return nearest;
+  uint16_t lower, upper;
+  if (back > x) {
+    upper = nearest.bits;
+    lower = StepDown16(nearest.bits);
+  } else {
+    lower = nearest.bits;
+    upper = StepUp16(nearest.bits);
+  }
+  uint16_t pick = nearest.bits;
+  switch (mode) {
+    case RoundMode::CAST_FLOOR: pick = lower; break;
+    case RoundMode::CAST_CEIL: pick = upper; break;
+    case RoundMode::CAST_TRUNC: pick = x > 0 ? lower : upper; break;
+    case RoundMode::CAST_ROUND: {
+      double lo = static_cast<float>(F16::FromBits(lower));
+      double hi = static_cast<float>(F16::FromBits(upper));
+      double dx = static_cast<double>(x);
+      if (dx - lo == hi - dx) pick = x > 0 ? upper : lower;
+      break;
+    }
+    case RoundMode::CAST_ODD: pick = (lower & 1u) ? lower : upper; break;
+    default: break;
+  }
+  return F16::FromBits(pick);
+}
+
+template <typename To>
+inline To SaturateInt(double v) {
+  if (v != v) return 0;
+  if (v >= static_cast<double>(Limits<To>::Max())) return Limits<To>::Max();
+  if (v <= static_cast<double>(Limits<To>::Min())) return Limits<To>::Min();
+  return static_cast<To>(v);
+}
+
+// One element of TCVT.
+template <typename To, typename From>
+inline To Convert(From v, RoundMode mode) {
+  if constexpr (kSame<To, From>) {
+    return v;
+  } else if constexpr (kSame<To, bool>) {
+    return Load(v) != static_cast<Compute<From>>(0);
+  } else if constexpr (kSame<To, half> || kSame<To, bfloat16>) {
+    if constexpr (kSame<From, double>) return NarrowFloat<To>(static_cast<float>(v), mode);
+    else if constexpr (kIsFloat<From>) return NarrowFloat<To>(static_cast<float>(v), mode);
+    else return NarrowFloat<To>(static_cast<float>(v), RoundMode::CAST_RINT);
+  } else if constexpr (kIsFloat<To>) {
+    return static_cast<To>(Load(v));
+  } else if constexpr (kIsFloat<From>) {
+    return SaturateInt<To>(RoundToIntegral(static_cast<double>(Load(v)), mode));
+  } else {
+    return static_cast<To>(v);  // integer narrowing wraps, as torch's .to() does
+  }
+}
+
+template <typename T, int MB, int NB, int KB>
+struct MatmulBlocks {
+  T a[KB][MB];  // transposed: the micro-kernel reads MR consecutive rows per k
+  T b[KB][NB];
+  T c[MB][NB];
+};
+
+// c[MR][NB] += a[0..kb)[MR] (stride MB) x b[0..kb)[NB], accumulators in registers.
+template <typename AccT, int MR, int MB, int NB>
+inline void MicroKernel(const AccT* __restrict a, const AccT* __restrict b, AccT* __restrict c, int kb) {
+  using V = typename Lanes8<AccT>::type;
+  constexpr int NV = NB / 8;
+  static_assert(NB % 8 == 0, "NB is a multiple of the vector width");
+  V acc[MR][NV];
+  for (int q = 0; q < MR; ++q) {
+    for (int v = 0; v < NV; ++v) __builtin_memcpy(&acc[q][v], c + q * NB + v * 8, sizeof(V));
+  }
+  for (int k = 0; k < kb; ++k) {
+    V bv[NV];
+    for (int v = 0; v < NV; ++v) __builtin_memcpy(&bv[v], b + k * NB + v * 8, sizeof(V));
+    const AccT* ak = a + k * MB;
+    for (int q = 0; q < MR; ++q) {
+      const V av = V{} + ak[q];
+      for (int v = 0; v < NV; ++v) acc[q][v] += av * bv[v];
+    }
+  }
+  for (int q = 0; q < MR; ++q) {
+    for (int v = 0; v < NV; ++v) __builtin_memcpy(c + q * NB + v * 8, &acc[q][v], sizeof(V));
+  }
+}
+
+// dst[y][x] = src(row0 + y, col0 + x) converted to AccT for y < ny, x < nx
+// (transposed when Transpose), visiting src in its storage order.
+template <typename AccT, bool Transpose, int Ld, typename S>
+inline void Pack(AccT* dst, const S& src, int row0, int col0, int rows, int cols) {
+  const auto* x = src.data;
+  auto put = [&](int r, int c) {
+    AccT v = static_cast<AccT>(Load(x[S::Index(row0 + r, col0 + c)]));
+    if constexpr (Transpose) dst[c * Ld + r] = v;
+    else dst[r * Ld + c] = v;
+  };
+  ForEach<S::kRowMajor>(rows, cols, put);
+}
+
+// C[M, N] (+)= A[M, K] @ B[K, N]: blocks of A and B are packed (converted to
+// AccT, zero-padded where the micro-kernel reads past the edge) and
+// multiplied by an MR x NB micro-kernel that keeps its sums in registers.
+template <typename AccT, typename C, typename A, typename B>
+inline void BlockedMatmul(C& acc, const A& left, const B& right, int m, int n, int k, bool accumulate) {
+  constexpr int MR = 8, MB = 64, NB = 32, KB = 128;
+  MatmulBlocks<AccT, MB, NB, KB> blk;
+  using CT = typename C::DType;
+  for (int j0 = 0; j0 < n; j0 += NB) {
+    int nb = n - j0 < NB ? n - j0 : NB;
+    for (int i0 = 0; i0 < m; i0 += MB) {
+      int mb = m - i0 < MB ? m - i0 : MB;
+      int mb_padded = (mb + MR - 1) / MR * MR;
+      for (int i = 0; i < MB; ++i) {
+        for (int j = 0; j < NB; ++j) blk.c[i][j] = AccT(0);
+      }
+      if (accumulate) {
+        ForEach<C::kRowMajor>(mb, nb, [&](int i, int j) { blk.c[i][j] = static_cast<AccT>(Load(acc.At(i0 + i, j0 + j))); });
+      }
+      for (int k0 = 0; k0 < k; k0 += KB) {
+        int kb = k - k0 < KB ? k - k0 : KB;
+        Pack<AccT, true, MB>(&blk.a[0][0], left, i0, k0, mb, kb);
+        for (int kk = 0; kk < kb; ++kk) {
+          for (int i = mb; i < mb_padded; ++i) blk.a[kk][i] = AccT(0);
+        }
+        Pack<AccT, false, NB>(&blk.b[0][0], right, k0, j0, kb, nb);
+        for (int kk = 0; kk < kb; ++kk) {
+          for (int j = nb; j < NB; ++j) blk.b[kk][j] = AccT(0);
+        }
+        for (int i = 0; i < mb; i += MR) {
+          MicroKernel<AccT, MR, MB, NB>(&blk.a[0][i], &blk.b[0][0], &blk.c[i][0], kb);
+        }
+      }
+      ForEach<C::kRowMajor>(mb, nb, [&](int i, int j) { acc.At(i0 + i, j0 + j) = Store<CT>(blk.c[i][j]); });
+    }
+  }
+}
+
+template <typename T>
+struct MatmulAccum {
+  using type = float;
+};
+template <>
+struct MatmulAccum<int8_t> {
+  using type = int32_t;
+};
+template <>
+struct MatmulAccum<uint8_t> {
+  using type = int32_t;
+};
+
+template <typename C, typename A, typename B>
+inline void Matmul(const char* name, C& acc, const A& left, const B& right, Loc loc, bool accumulate) {
+  static_assert(kSame<typename A::DType, typename B::DType>, "lhs and rhs have one dtype");
+  using AccT = typename MatmulAccum<typename A::DType>::type;
+  static_assert(kSame<typename C::DType, AccT>, "the accumulator is float (int32 for 8-bit integers)");
+  if (!Usable(name, loc, acc, left, right)) return;
+  int m = acc.GetValidRow();
+  int n = acc.GetValidCol();
+  int k = left.GetValidCol();
+  if (!Covers(left, m, k, name, loc) || !Covers(right, k, n, name, loc)) return;
+  BlockedMatmul<AccT>(acc, left, right, m, n, k, accumulate);
+  FillPad(acc);
+}
+
+template <typename D, typename S>
+inline void Copy(const char* name, D& dst, const S& src, int row0, int col0, Loc loc) {
+  if (!Usable(name, loc, dst, src)) return;
+  int rows = dst.GetValidRow();
+  int cols = dst.GetValidCol();
+  if (row0 < 0 || row0 + rows > S::kRows) {
+    Raise(src.core, FaultKind::ShapeMismatch, name, loc, S::Loc, row0 + rows, S::kRows);
+    return;
+  }
+  if (col0 < 0 || col0 + cols > S::kCols) {
+    Raise(src.core, FaultKind::ShapeMismatch, name, loc, S::Loc, col0 + cols, S::kCols);
+    return;
+  }
+  using T = typename D::DType;
+  ForEach<D::kRowMajor>(rows, cols, [&](int r, int c) {
+    dst.At(r, c) = Convert<T>(src.At(row0 + r, col0 + c), RoundMode::CAST_RINT);
+  });
+  FillPad(dst);
+}
+
+}  // namespace detail
+
+// ---------------------------------------------------------------------------
+// Data movement
+// ---------------------------------------------------------------------------
+
+// tile[valid region] = the global tensor's 2-D view [0, vr) x [0, vc).
+template <typename TileT, typename GT>
+inline void TLOAD(TileT& tile, const GT& gt, Loc loc = {}) {
+  static_assert(kSame<typename TileT::DType, typename GT::DType>, "TLOAD keeps the dtype");
+  if (!detail::Usable(tile, "TLOAD", loc)) return;
+  int rows = tile.GetValidRow();
+  int cols = tile.GetValidCol();
+  if (rows > gt.Rows() || cols > gt.Cols()) {
+    detail::Raise(tile.core, FaultKind::GlobalOutOfBounds, "TLOAD", loc, TileT::Loc,
+                  rows > gt.Rows() ? rows : cols, rows > gt.Rows() ? gt.Rows() : gt.Cols());
+    return;
+  }
+  int64_t cs = gt.stride[4];
+  for (int r = 0; r < rows; ++r) {
+    const typename GT::DType* row = gt.data + gt.RowOffset(r);
+    if (cs == 1 && TileT::kRowMajor) {
+      __builtin_memcpy(&tile.At(r, 0), row, static_cast<size_t>(cols) * sizeof(typename TileT::DType));
+    } else {
+      for (int c = 0; c < cols; ++c) tile.At(r, c) = row[c * cs];
+    }
+  }
+  detail::FillPad(tile);
+}
+
+// The global tensor's 2-D view [0, vr) x [0, vc) = tile[valid region],
+// converted (round to nearest even) when the dtypes differ (Acc -> GM).
+template <typename GT, typename TileT>
+inline void TSTORE(GT& gt, const TileT& tile, Loc loc = {}) {
+  if (!detail::Usable(tile, "TSTORE", loc)) return;
+  int rows = tile.GetValidRow();
+  int cols = tile.GetValidCol();
+  if (rows > gt.Rows() || cols > gt.Cols()) {
+    detail::Raise(tile.core, FaultKind::GlobalOutOfBounds, "TSTORE", loc, TileT::Loc,
+                  rows > gt.Rows() ? rows : cols, rows > gt.Rows() ? gt.Rows() : gt.Cols());
+    return;
+  }
+  using G = typename GT::DType;
+  int64_t cs = gt.stride[4];
+  for (int r = 0; r < rows; ++r) {
+    G* row = gt.data + gt.RowOffset(r);
+    if constexpr (kSame<G, typename TileT::DType>) {
+      if (cs == 1 && TileT::kRowMajor) {
+        __builtin_memcpy(row, &tile.At(r, 0), static_cast<size_t>(cols) * sizeof(G));
+        continue;
+      }
+    }
+    for (int c = 0; c < cols; ++c) row[c * cs] = detail::Convert<G>(tile.At(r, c), RoundMode::CAST_RINT);
+  }
+}
+
+// Copy between tiles of any spaces (Mat -> Left/Right, Acc -> Vec, Vec -> Vec,
+// ...): dst[valid region] = src, converted to dst's dtype (nearest even).
+template <typename D, typename S>
+inline void TMOV(D& dst, const S& src, Loc loc = {}) {
+  if (!detail::Usable("TMOV", loc, dst, src)) return;
+  if (!detail::Covers(src, dst.GetValidRow(), dst.GetValidCol(), "TMOV", loc)) return;
+  detail::Copy("TMOV", dst, src, 0, 0, loc);
+}
+
+// dst[valid region] = src[row .. , col .. ]; the window must lie inside src's static shape.
+template <typename D, typename S>
+inline void TEXTRACT(D& dst, const S& src, int row, int col, Loc loc = {}) {
+  detail::Copy("TEXTRACT", dst, src, row, col, loc);
+}
+
+// dst[r, c] = src[c, r] over dst's valid region.
+template <typename D, typename S>
+inline void TTRANS(D& dst, const S& src, Loc loc = {}) {
+  if (!detail::Usable("TTRANS", loc, dst, src)) return;
+  int rows = dst.GetValidRow();
+  int cols = dst.GetValidCol();
+  if (!detail::Covers(src, cols, rows, "TTRANS", loc)) return;
+  detail::ForEach<D::kRowMajor>(rows, cols, [&](int r, int c) { dst.At(r, c) = src.At(c, r); });
+  detail::FillPad(dst);
+}
+template <typename D, typename S, typename Tmp>
+inline void TTRANS(D& dst, const S& src, Tmp&, Loc loc = {}) {
+  TTRANS(dst, src, loc);
+}
+
+// dst = src on src's valid region, dst's pad value on the rest of dst's
+// valid region; dst's Pad must not be Null.
+template <typename D, typename S>
+inline void TFILLPAD(D& dst, const S& src, Loc loc = {}) {
+  static_assert(D::kPad != PadValue::Null, "TFILLPAD needs a destination with a pad value");
+  if (!detail::Usable("TFILLPAD", loc, dst, src)) return;
+  using T = typename D::DType;
+  const T pad = PadOf<T, D::kPad>();
+  int rows = dst.GetValidRow();
+  int cols = dst.GetValidCol();
+  int sr = src.GetValidRow();
+  int sc = src.GetValidCol();
+  detail::ForEach<D::kRowMajor>(rows, cols, [&](int r, int c) {
+    dst.At(r, c) = (r < sr && c < sc) ? detail::Convert<T>(src.At(r, c), RoundMode::CAST_RINT) : pad;
+  });
+  detail::FillPad(dst);
+}
+
+// dst = [src0 | src1] along columns: src0's valid columns, then src1's;
+// both must cover dst's valid rows, and dst's valid columns must equal the sum.
+template <typename D, typename S0, typename S1>
+inline void TCONCAT(D& dst, const S0& src0, const S1& src1, Loc loc = {}) {
+  if (!detail::Usable("TCONCAT", loc, dst, src0, src1)) return;
+  int rows = dst.GetValidRow();
+  int c0 = src0.GetValidCol();
+  int c1 = src1.GetValidCol();
+  if (c0 + c1 != dst.GetValidCol()) {
+    detail::Raise(dst.core, FaultKind::ShapeMismatch, "TCONCAT", loc, D::Loc, c0 + c1, dst.GetValidCol());
+    return;
+  }
+  if (!detail::Covers(src0, rows, c0, "TCONCAT", loc) || !detail::Covers(src1, rows, c1, "TCONCAT", loc)) return;
+  using T = typename D::DType;
+  detail::ForEach<D::kRowMajor>(rows, c0 + c1, [&](int r, int c) {
+    dst.At(r, c) = c < c0 ? detail::Convert<T>(src0.At(r, c), RoundMode::CAST_RINT)
+                          : detail::Convert<T>(src1.At(r, c - c0), RoundMode::CAST_RINT);
+  });
+  detail::FillPad(dst);
+}
+
+// ---------------------------------------------------------------------------
+// Element-wise, tile op tile
+// ---------------------------------------------------------------------------
+template <typename D, typename A, typename B>
+inline void TADD(D& dst, const A& a, const B& b, Loc loc = {}) {
+  detail::Binary("TADD", dst, a, b, loc, [](auto x, auto y) { return x + y; });
+}
+template <typename D, typename A, typename B>
+inline void TSUB(D& dst, const A& a, const B& b, Loc loc = {}) {
+  detail::Binary("TSUB", dst, a, b, loc, [](auto x, auto y) { return x - y; });
+}
+template <typename D, typename A, typename B>
+inline void TMUL(D& dst, const A& a, const B& b, Loc loc = {}) {
+  detail::Binary("TMUL", dst, a, b, loc, [](auto x, auto y) { return x * y; });
+}
+template <typename D, typename A, typename B>
+inline void TDIV(D& dst, const A& a, const B& b, Loc loc = {}) {
+  detail::Binary("TDIV", dst, a, b, loc, [](auto x, auto y) { return detail::Div(x, y); });
+}
+template <typename D, typename A, typename B>
+inline void TMAX(D& dst, const A& a, const B& b, Loc loc = {}) {
+  detail::Binary("TMAX", dst, a, b, loc, [](auto x, auto y) { return detail::Max(x, y); });
+}
+template <typename D, typename A, typename B>
+inline void TMIN(D& dst, const A& a, const B& b, Loc loc = {}) {
+  detail::Binary("TMIN", dst, a, b, loc, [](auto x, auto y) { return detail::Min(x, y); });
+}
+
+// ---------------------------------------------------------------------------
+// Element-wise, tile op scalar (the scalar in the tile's compute type)
+// ---------------------------------------------------------------------------
+template <typename D, typename S>
+inline void TADDS(D& dst, const S& src, Compute<typename S::DType> s, Loc loc = {}) {
+  detail::Unary("TADDS", dst, src, loc, [s](auto x) { return x + s; });
+}
+template <typename D, typename S>
+inline void TSUBS(D& dst, const S& src, Compute<typename S::DType> s, Loc loc = {}) {
+  detail::Unary("TSUBS", dst, src, loc, [s](auto x) { return x - s; });
+}
+template <typename D, typename S>
+inline void TMULS(D& dst, const S& src, Compute<typename S::DType> s, Loc loc = {}) {
+  detail::Unary("TMULS", dst, src, loc, [s](auto x) { return x * s; });
+}
+template <typename D, typename S>
+inline void TDIVS(D& dst, const S& src, Compute<typename S::DType> s, Loc loc = {}) {
+  detail::Unary("TDIVS", dst, src, loc, [s](auto x) { return detail::Div(x, s); });
+}
+template <typename D, typename S>
+inline void TMAXS(D& dst, const S& src, Compute<typename S::DType> s, Loc loc = {}) {
+  detail::Unary("TMAXS", dst, src, loc, [s](auto x) { return detail::Max(x, s); });
+}
+template <typename D, typename S>
+inline void TMINS(D& dst, const S& src, Compute<typename S::DType> s, Loc loc = {}) {
+  detail::Unary("TMINS", dst, src, loc, [s](auto x) { return detail::Min(x, s); });
+}
+// dst[valid region] = s.
+template <typename D>
+inline void TEXPANDS(D& dst, Compute<typename D::DType> s, Loc loc = {}) {
+  if (!detail::Usable(dst, "TEXPANDS", loc)) return;
+  using T = typename D::DType;
+  const T v = detail::Store<T>(s);
+  detail::ForEach<D::kRowMajor>(dst.GetValidRow(), dst.GetValidCol(), [&](int r, int c) { dst.At(r, c) = v; });
+  detail::FillPad(dst);
+}
+
+// ---------------------------------------------------------------------------
+// Element-wise, unary (float math in float; half/bf16 computed in float)
+// ---------------------------------------------------------------------------
+template <typename D, typename S>
+inline void TEXP(D& dst, const S& src, Loc loc = {}) {
+  detail::Unary("TEXP", dst, src, loc, [](auto x) { return detail::Exp(x); });
+}
+template <typename D, typename S>
+inline void TLOG(D& dst, const S& src, Loc loc = {}) {
+  detail::Unary("TLOG", dst, src, loc, [](auto x) { return detail::Log(x); });
+}
+template <typename D, typename S>
+inline void TSQRT(D& dst, const S& src, Loc loc = {}) {
+  detail::Unary("TSQRT", dst, src, loc, [](auto x) { return detail::Sqrt(x); });
+}
+template <typename D, typename S>
+inline void TRSQRT(D& dst, const S& src, Loc loc = {}) {
+  detail::Unary("TRSQRT", dst, src, loc, [](auto x) { return decltype(x)(1) / detail::Sqrt(x); });
+}
+template <typename D, typename S>
+inline void TRECIP(D& dst, const S& src, Loc loc = {}) {
+  detail::Unary("TRECIP", dst, src, loc, [](auto x) { return detail::Div(decltype(x)(1), x); });
+}
+template <typename D, typename S>
+inline void TABS(D& dst, const S& src, Loc loc = {}) {
+  detail::Unary("TABS", dst, src, loc, [](auto x) { return detail::Abs(x); });
+}
+template <typename D, typename S>
+inline void TNEG(D& dst, const S& src, Loc loc = {}) {
+  detail::Unary("TNEG", dst, src, loc, [](auto x) { return static_cast<decltype(x)>(-x); });
+}
+template <typename D, typename S>
+inline void TRELU(D& dst, const S& src, Loc loc = {}) {
+  detail::Unary("TRELU", dst, src, loc, [](auto x) { return x > decltype(x)(0) ? x : decltype(x)(0); });
+}
+
+template <typename D, typename S>
+inline void TLRELU(D& dst, const S& src, Compute<typename S::DType> slope, Loc loc = {}) {
+  detail::Unary("TLRELU", dst, src, loc, [slope](auto x) { return x > decltype(x)(0) ? x : x * slope; });
+}
+template <typename D, typename S>
+inline void TSIN(D& dst, const S& src, Loc loc = {}) {
+  detail::Unary("TSIN", dst, src, loc, [](auto x) { return static_cast<decltype(x)>(__builtin_sinf(x)); });
+}
+template <typename D, typename S>
+inline void TCOS(D& dst, const S& src, Loc loc = {}) {
+  detail::Unary("TCOS", dst, src, loc, [](auto x) { return static_cast<decltype(x)>(__builtin_cosf(x)); });
+}
+
+// Remainders: TREM has the divisor's sign (torch.remainder), TFMOD the
+// dividend's (torch.fmod). Integer x % 0 is 0. The scratch tile is unused.
+template <typename D, typename A, typename B>
+inline void TREM(D& dst, const A& a, const B& b, Loc loc = {}) {
+  detail::Binary("TREM", dst, a, b, loc, [](auto x, auto y) { return detail::Rem(x, y); });
+}
+template <typename D, typename A, typename B, typename Tmp>
+inline void TREM(D& dst, const A& a, const B& b, Tmp&, Loc loc = {}) {
+  TREM(dst, a, b, loc);
+}
+template <typename D, typename S>
+inline void TREMS(D& dst, const S& src, Compute<typename S::DType> s, Loc loc = {}) {
+  detail::Unary("TREMS", dst, src, loc, [s](auto x) { return detail::Rem(x, s); });
+}
+template <typename D, typename S, typename Tmp>
+inline void TREMS(D& dst, const S& src, Compute<typename S::DType> s, Tmp&, Loc loc = {}) {
+  TREMS(dst, src, s, loc);
+}
+template <typename D, typename A, typename B>
+inline void TFMOD(D& dst, const A& a, const B& b, Loc loc = {}) {
+  detail::Binary("TFMOD", dst, a, b, loc, [](auto x, auto y) { return detail::Fmod(x, y); });
+}
+template <typename D, typename S>
+inline void TFMODS(D& dst, const S& src, Compute<typename S::DType> s, Loc loc = {}) {
+  detail::Unary("TFMODS", dst, src, loc, [s](auto x) { return detail::Fmod(x, s); });
+}
+
+// ---------------------------------------------------------------------------
+// Bitwise (integer tiles)
+// ---------------------------------------------------------------------------
+#define PTO_BITWISE_OPS(NAME, EXPR)                                                                    \
+  template <typename D, typename A, typename B>                                                        \
+  inline void NAME(D& dst, const A& a, const B& b, Loc loc = {}) {                                     \
+    static_assert(!kIsFloat<typename A::DType>, #NAME " takes integer tiles");                         \
+    detail::Binary(#NAME, dst, a, b, loc, [](auto x, auto y) { return EXPR; });                       \
+  }                                                                                                    \
+  template <typename D, typename S>                                                                    \
+  inline void NAME##S(D& dst, const S& src, Compute<typename S::DType> s, Loc loc = {}) {              \
+    static_assert(!kIsFloat<typename S::DType>, #NAME "S takes integer tiles");                        \
+    detail::Unary(#NAME "S", dst, src, loc, [s](auto x) { auto y = s; return EXPR; });                \
+  }
+PTO_BITWISE_OPS(TAND, static_cast<decltype(x)>(x & y))
+PTO_BITWISE_OPS(TOR, static_cast<decltype(x)>(x | y))
+PTO_BITWISE_OPS(TXOR, static_cast<decltype(x)>(x ^ y))
+PTO_BITWISE_OPS(TSHL, detail::ShiftLeft(x, y))
+PTO_BITWISE_OPS(TSHR, detail::ShiftRight(x, y))
+#undef PTO_BITWISE_OPS
+// The registry's xor / xors carry a scratch tile; it is unused.
+template <typename D, typename A, typename B, typename Tmp>
+inline void TXOR(D& dst, const A& a, const B& b, Tmp&, Loc loc = {}) {
+  TXOR(dst, a, b, loc);
+}
+template <typename D, typename S>
+inline void TNOT(D& dst, const S& src, Loc loc = {}) {
+  static_assert(!kIsFloat<typename S::DType>, "TNOT takes integer tiles");
+  detail::Unary("TNOT", dst, src, loc, [](auto x) { return static_cast<decltype(x)>(~x); });
+}
+
+// ---------------------------------------------------------------------------
+// Compare and select
+// ---------------------------------------------------------------------------
+// dst (bool) = a <mode> b.
+template <typename D, typename A, typename B>
+inline void TCMP(D& dst, const A& a, const B& b, CmpMode mode, Loc loc = {}) {
+  static_assert(kSame<typename D::DType, bool>, "TCMP writes a bool mask");
+  detail::Binary("TCMP", dst, a, b, loc, [mode](auto x, auto y) { return detail::Compare(x, y, mode); });
+}
+template <typename D, typename A>
+inline void TCMPS(D& dst, const A& a, Compute<typename A::DType> s, CmpMode mode, Loc loc = {}) {
+  static_assert(kSame<typename D::DType, bool>, "TCMPS writes a bool mask");
+  detail::Unary("TCMPS", dst, a, loc, [s, mode](auto x) { return detail::Compare(x, s, mode); });
+}
+// dst = mask ? a : b.
+template <typename D, typename M, typename A, typename B>
+inline void TSEL(D& dst, const M& mask, const A& a, const B& b, Loc loc = {}) {
+  static_assert(kSame<typename M::DType, bool>, "TSEL takes a bool mask");
+  if (!detail::Usable("TSEL", loc, dst, mask, a, b)) return;
+  int rows = dst.GetValidRow();
+  int cols = dst.GetValidCol();
+  if (!detail::Covers(mask, rows, cols, "TSEL", loc) || !detail::Covers(a, rows, cols, "TSEL", loc) ||
+      !detail::Covers(b, rows, cols, "TSEL", loc)) {
+    return;
+  }
+  detail::ForEach<D::kRowMajor>(rows, cols,
+                                [&](int r, int c) { dst.At(r, c) = mask.At(r, c) ? a.At(r, c) : b.At(r, c); });
+  detail::FillPad(dst);
+}
+template <typename D, typename M, typename A, typename B, typename Tmp>
+inline void TSEL(D& dst, const M& mask, const A& a, const B& b, Tmp&, Loc loc = {}) {
+  TSEL(dst, mask, a, b, loc);
+}
+
+// ---------------------------------------------------------------------------
+// Reductions over src's valid region (sums in float, int64 for integers).
+// Row: dst [M, 1]. Col: dst [1, N]. The scratch tile is accepted and unused.
+// ---------------------------------------------------------------------------
+#define PTO_ROW_REDUCTION(NAME, OP)                                          \
+  template <typename D, typename S>                                          \
+  inline void NAME(D& dst, const S& src, Loc loc = {}) {                     \
+    detail::RowReduce<detail::Reduce::OP>(#NAME, dst, src, loc);             \
+  }                                                                          \
+  template <typename D, typename S, typename Tmp>                            \
+  inline void NAME(D& dst, const S& src, Tmp&, Loc loc = {}) {               \
+    detail::RowReduce<detail::Reduce::OP>(#NAME, dst, src, loc);             \
+  }
+PTO_ROW_REDUCTION(TROWSUM, Sum)
+PTO_ROW_REDUCTION(TROWMAX, Max)
+PTO_ROW_REDUCTION(TROWMIN, Min)
+PTO_ROW_REDUCTION(TROWPROD, Prod)
+#undef PTO_ROW_REDUCTION
+
+#define PTO_COL_REDUCTION(NAME, OP)                                          \
+  template <typename D, typename S>                                          \
+  inline void NAME(D& dst, const S& src, Loc loc = {}) {                     \
+    detail::ColReduce<detail::Reduce::OP>(#NAME, dst, src, loc);             \
+  }                                                                          \
+  template <typename D, typename S, typename Tmp>                            \
+  inline void NAME(D& dst, const S& src, Tmp&, Loc loc = {}) {               \
+    detail::ColReduce<detail::Reduce::OP>(#NAME, dst, src, loc);             \
+  }
+PTO_COL_REDUCTION(TCOLSUM, Sum)
+PTO_COL_REDUCTION(TCOLMAX, Max)
+PTO_COL_REDUCTION(TCOLMIN, Min)
+PTO_COL_REDUCTION(TCOLPROD, Prod)
+#undef PTO_COL_REDUCTION
+
+// Index (int32 / uint32 dst) of the first maximum / minimum of each row
+// ([M, 1] dst) or column ([1, N] dst) of src's valid region; NaN wins.
+#define PTO_ARG_REDUCTION(NAME, HELPER, OP)                                  \
+  template <typename D, typename S>                                          \
+  inline void NAME(D& dst, const S& src, Loc loc = {}) {                     \
+    detail::HELPER<detail::Reduce::OP>(#NAME, dst, src, loc);                \
+  }                                                                          \
+  template <typename D, typename S, typename Tmp>                            \
+  inline void NAME(D& dst, const S& src, Tmp&, Loc loc = {}) {               \
+    detail::HELPER<detail::Reduce::OP>(#NAME, dst, src, loc);                \
+  }
+PTO_ARG_REDUCTION(TROWARGMAX, RowArgReduce, Max)
+PTO_ARG_REDUCTION(TROWARGMIN, RowArgReduce, Min)
+PTO_ARG_REDUCTION(TCOLARGMAX, ColArgReduce, Max)
+PTO_ARG_REDUCTION(TCOLARGMIN, ColArgReduce, Min)
+#undef PTO_ARG_REDUCTION
+
+// ---------------------------------------------------------------------------
+// Broadcasts: row_vec is [M, 1] (column 0 read), col_vec is [1, N] (row 0 read)
+// ---------------------------------------------------------------------------
+template <typename D, typename V>
+inline void TROWEXPAND(D& dst, const V& row_vec, Loc loc = {}) {
+  detail::RowExpand("TROWEXPAND", dst, dst, row_vec, loc, [](auto, auto v) { return v; });
+}
+template <typename D, typename V>
+inline void TCOLEXPAND(D& dst, const V& col_vec, Loc loc = {}) {
+  detail::ColExpand("TCOLEXPAND", dst, dst, col_vec, loc, [](auto, auto v) { return v; });
+}
+
+#define PTO_EXPAND_OPS(PREFIX, HELPER)                                                                           \
+  template <typename D, typename S, typename V>                                                                  \
+  inline void PREFIX##ADD(D& dst, const S& src, const V& vec, Loc loc = {}) {                                    \
+    detail::HELPER(#PREFIX "ADD", dst, src, vec, loc, [](auto x, auto v) { return x + v; });                     \
+  }                                                                                                              \
+  template <typename D, typename S, typename V>                                                                  \
+  inline void PREFIX##SUB(D& dst, const S& src, const V& vec, Loc loc = {}) {                                    \
+    detail::HELPER(#PREFIX "SUB", dst, src, vec, loc, [](auto x, auto v) { return x - v; });                     \
+  }                                                                                                              \
+  template <typename D, typename S, typename V>                                                                  \
+  inline void PREFIX##MUL(D& dst, const S& src, const V& vec, Loc loc = {}) {                                    \
+    detail::HELPER(#PREFIX "MUL", dst, src, vec, loc, [](auto x, auto v) { return x * v; });                     \
+  }                                                                                                              \
+  template <typename D, typename S, typename V>                                                                  \
+  inline void PREFIX##DIV(D& dst, const S& src, const V& vec, Loc loc = {}) {                                    \
+    detail::HELPER(#PREFIX "DIV", dst, src, vec, loc, [](auto x, auto v) { return detail::Div(x, v); });         \
+  }                                                                                                              \
+  template <typename D, typename S, typename V>                                                                  \
+  inline void PREFIX##MAX(D& dst, const S& src, const V& vec, Loc loc = {}) {                                    \
+    detail::HELPER(#PREFIX "MAX", dst, src, vec, loc, [](auto x, auto v) { return detail::Max(x, v); });         \
+  }                                                                                                              \
+  template <typename D, typename S, typename V>                                                                  \
+  inline void PREFIX##MIN(D& dst, const S& src, const V& vec, Loc loc = {}) {                                    \
+    detail::HELPER(#PREFIX "MIN", dst, src, vec, loc, [](auto x, auto v) { return detail::Min(x, v); });         \
+  }                                                                                                              \
+  template <typename D, typename S, typename V>                                                                  \
+  inline void PREFIX##EXPDIF(D& dst, const S& src, const V& vec, Loc loc = {}) {                                 \
+    detail::HELPER(#PREFIX "EXPDIF", dst, src, vec, loc, [](auto x, auto v) { return detail::Exp(x - v); });     \
+  }
+PTO_EXPAND_OPS(TROWEXPAND, RowExpand)
+PTO_EXPAND_OPS(TCOLEXPAND, ColExpand)
+#undef PTO_EXPAND_OPS
+
+// ---------------------------------------------------------------------------
+// Conversion
+// ---------------------------------------------------------------------------
+// dst = src converted to dst's dtype. Float -> integer rounds by mode and
+// saturates (NaN -> 0); float -> half/bf16 rounds by mode (none/rint: nearest
+// even); integer -> integer wraps; anything -> bool is `!= 0`.
+template <typename D, typename S>
+inline void TCVT(D& dst, const S& src, RoundMode mode = RoundMode::CAST_RINT, Loc loc = {}) {
+  if (!detail::Usable("TCVT", loc, dst, src)) return;
+  int rows = dst.GetValidRow();
+  int cols = dst.GetValidCol();
+  if (!detail::Covers(src, rows, cols, "TCVT", loc)) return;
+  using T = typename D::DType;
+  T* d = dst.data;
+  const auto* x = src.data;
+  if (mode == RoundMode::CAST_NONE || mode == RoundMode::CAST_RINT) {
+    // The common case with the mode as a constant, so that the loop vectorizes.
+    detail::ForEach<D::kRowMajor>(rows, cols, [&](int r, int c) {
+      d[D::Index(r, c)] = detail::Convert<T>(x[S::Index(r, c)], RoundMode::CAST_RINT);
+    });
+  } else {
+    detail::ForEach<D::kRowMajor>(
+        rows, cols, [&](int r, int c) { d[D::Index(r, c)] = detail::Convert<T>(x[S::Index(r, c)], mode); });
+  }
+  detail::FillPad(dst);
+}
+
+// ---------------------------------------------------------------------------
+// Cube: acc [M, N] = left [M, K] @ right [K, N]; M, N from acc's valid
+// region, K from left's valid cols. float accumulation for half / bf16 /
+// float operands, int32 for int8 / uint8.
+// ---------------------------------------------------------------------------
+template <typename C, typename A, typename B>
+inline void TMATMUL(C& acc, const A& left, const B& right, Loc loc = {}) {
+  detail::Matmul("TMATMUL", acc, left, right, loc, false);
+}
+// acc += left @ right.
+template <typename C, typename A, typename B>
+inline void TMATMUL_ACC(C& acc, const A& left, const B& right, Loc loc = {}) {
+  detail::Matmul("TMATMUL_ACC", acc, left, right, loc, true);
+}
+// c_out = c_in + left @ right (the four-operand form; c_out may be c_in).
+template <typename C, typename CIn, typename A, typename B>
+inline void TMATMUL_ACC(C& c_out, const CIn& c_in, const A& left, const B& right, Loc loc = {}) {
+  if (static_cast<const void*>(&c_out) != static_cast<const void*>(&c_in)) {
+    TMOV(c_out, c_in, loc);
+    if (c_out.core && c_out.core->faulted()) return;
+  }
+  detail::Matmul("TMATMUL_ACC", c_out, left, right, loc, true);
+}
+// acc = left @ right + bias (bias [1, N], row 0 read).
+template <typename C, typename A, typename B, typename Bias>
+inline void TMATMUL_BIAS(C& acc, const A& left, const B& right, const Bias& bias, Loc loc = {}) {
+  if (!detail::Usable("TMATMUL_BIAS", loc, bias, acc)) return;
+  int n = acc.GetValidCol();
+  if (!detail::Covers(bias, 1, n, "TMATMUL_BIAS", loc)) return;
+  using CT = typename C::DType;
+  for (int r = 0; r < acc.GetValidRow(); ++r) {
+    for (int c = 0; c < n; ++c) acc.At(r, c) = detail::Convert<CT>(bias.At(0, c), RoundMode::CAST_RINT);
+  }
+  detail::Matmul("TMATMUL_BIAS", acc, left, right, loc, true);
+}
+
+}  // namespace pto

@@ -1,0 +1,113 @@
+// The simulated core a kernel runs on: one on-chip buffer per memory space and
+// the kernel-visible fault state. The runtime sizes the buffers from the
+// platform file; nothing here assumes a capacity.
+//
+// Faults never abort or throw (JIT code may run without exceptions): the
+// first fault is recorded, later ones only counted, and the faulting
+// instruction does nothing. The runtime reads the record after the kernel.
+#pragma once
+
+#include "pypto/isa/types.h"
+
+namespace pto {
+
+enum class TileType : uint8_t { Vec = 0, Mat = 1, Left = 2, Right = 3, Acc = 4, Bias = 5 };
+inline constexpr int kNumTileTypes = 6;
+
+inline const char* TileTypeName(TileType t) {
+  switch (t) {
+    case TileType::Vec: return "Vec";
+    case TileType::Mat: return "Mat";
+    case TileType::Left: return "Left";
+    case TileType::Right: return "Right";
+    case TileType::Acc: return "Acc";
+    case TileType::Bias: return "Bias";
+  }
+  return "?";
+}
+
+// What went wrong; the numbers in SimFault say by how much.
+enum class FaultKind : uint32_t {
+  None = 0,
+  OutOfCapacity = 1,      // [addr, addr + bytes) is not inside the space's buffer
+  Misaligned = 2,         // addr is not a multiple of kTileAlignment
+  Unassigned = 3,         // a tile used before a successful TASSIGN
+  ValidShape = 4,         // a valid extent outside 0..the tile's static extent
+  ShapeMismatch = 5,      // operand extents that do not fit each other
+  GlobalOutOfBounds = 6,  // a TLOAD/TSTORE window beyond the global tensor's extent
+};
+
+inline const char* FaultKindName(FaultKind k) {
+  switch (k) {
+    case FaultKind::None: return "none";
+    case FaultKind::OutOfCapacity: return "outside the memory space's capacity";
+    case FaultKind::Misaligned: return "misaligned tile address";
+    case FaultKind::Unassigned: return "tile used before TASSIGN";
+    case FaultKind::ValidShape: return "valid shape outside the tile";
+    case FaultKind::ShapeMismatch: return "operand shapes do not fit";
+    case FaultKind::GlobalOutOfBounds: return "window outside the global tensor";
+  }
+  return "?";
+}
+
+// Tile addresses are multiples of this many bytes (the allocator's alignment).
+inline constexpr uint64_t kTileAlignment = 32;
+
+// Source position of an instruction: the codegen passes a numeric id (the
+// user's source line) as the last argument of every instruction.
+struct Loc {
+  uint32_t line = 0;
+};
+
+struct SimFault {
+  FaultKind kind = FaultKind::None;
+  const char* instruction = nullptr;  // "TADD", ... (a string literal)
+  uint32_t line = 0;                  // Loc::line of the faulting instruction
+  TileType space = TileType::Vec;     // the memory space involved, where one is
+  int64_t value = 0;                  // offending address / extent
+  int64_t limit = 0;                  // the capacity / extent it broke
+};
+
+struct SimCore {
+  unsigned char* buffer[kNumTileTypes] = {};
+  uint64_t capacity[kNumTileTypes] = {};
+  SimFault fault;          // the first fault
+  uint32_t fault_count = 0;
+
+  bool faulted() const { return fault_count != 0; }
+  void Clear() {
+    fault = SimFault{};
+    fault_count = 0;
+  }
+  void Raise(FaultKind kind, const char* instruction, Loc loc, TileType space, int64_t value, int64_t limit) {
+    if (fault_count++ != 0) return;
+    fault.kind = kind;
+    fault.instruction = instruction;
+    fault.line = loc.line;
+    fault.space = space;
+    fault.value = value;
+    fault.limit = limit;
+  }
+};
+
+}  // namespace pto
+
+namespace pto {
+// Sets the calling thread's core; defined by PYPTO_ISA_DEFINE_CURRENT_CORE().
+void SetCurrentCore(SimCore* core);
+}  // namespace pto
+
+// The core of the calling thread. The runtime (native code) defines it, so JIT
+// code needs no thread-local storage of its own; a host program (a test, a
+// runtime) defines it and pto::SetCurrentCore with
+// PYPTO_ISA_DEFINE_CURRENT_CORE() in exactly one translation unit.
+extern "C" pto::SimCore* pypto_sim_current_core();
+
+#define PYPTO_ISA_DEFINE_CURRENT_CORE()                                           \
+  namespace pto {                                                                 \
+  namespace current_core_storage {                                                \
+  thread_local SimCore* current = nullptr;                                        \
+  }                                                                               \
+  void SetCurrentCore(SimCore* core) { current_core_storage::current = core; }    \
+  }                                                                               \
+  extern "C" pto::SimCore* pypto_sim_current_core() { return pto::current_core_storage::current; }

@@ -1,0 +1,359 @@
+// Element-wise, compare/select, reduction and broadcast instructions against
+// straightforward double-precision references, on full and partial valid regions.
+#include <cmath>
+#include <functional>
+
+#include "isa_test_util.h"
+
+PYPTO_ISA_DEFINE_CURRENT_CORE()
+
+namespace pypto::isa_test {
+namespace {
+
+using namespace pto;
+using F = TileVec<float, 16, 32>;
+
+class Elementwise : public IsaTest {};
+
+double Rel(double got, double want) { return std::fabs(got - want) / std::max(1.0, std::fabs(want)); }
+
+template <typename TileT>
+void ExpectUnary(const TileT& dst, const TileT& src, const std::function<double(double)>& ref, double tol) {
+  for (int r = 0; r < TileT::kRows; ++r) {
+    for (int c = 0; c < TileT::kCols; ++c) {
+      double want = ref(static_cast<double>(static_cast<float>(src.At(r, c))));
+      double got = static_cast<float>(dst.At(r, c));
+      EXPECT_LE(Rel(got, want), tol) << "at " << r << "," << c << " src " << static_cast<float>(src.At(r, c));
+    }
+  }
+}
+
+TEST_F(Elementwise, BinaryOpsMatchDoubleReference) {
+  F a, b, d;
+  Place(a);
+  Place(b);
+  Place(d);
+  Fill(a, -4, 4);
+  Fill(b, 0.5, 3);
+  struct Case {
+    void (*op)(F&, const F&, const F&, Loc);
+    std::function<double(double, double)> ref;
+  };
+  Case cases[] = {
+      {TADD<F, F, F>, [](double x, double y) { return x + y; }},
+      {TSUB<F, F, F>, [](double x, double y) { return x - y; }},
+      {TMUL<F, F, F>, [](double x, double y) { return x * y; }},
+      {TDIV<F, F, F>, [](double x, double y) { return x / y; }},
+      {TMAX<F, F, F>, [](double x, double y) { return std::max(x, y); }},
+      {TMIN<F, F, F>, [](double x, double y) { return std::min(x, y); }},
+  };
+  for (const Case& k : cases) {
+    k.op(d, a, b, Loc{});
+    for (int i = 0; i < F::kSize; ++i) {
+      EXPECT_LE(Rel(d.data[i], k.ref(a.data[i], b.data[i])), 1e-6) << i;
+    }
+  }
+  EXPECT_FALSE(core_.faulted());
+}
+
+TEST_F(Elementwise, ScalarOpsMatchDoubleReference) {
+  F a, d;
+  Place(a);
+  Place(d);
+  Fill(a, -4, 4);
+  TADDS(d, a, 1.5f);
+  for (int i = 0; i < F::kSize; ++i) EXPECT_FLOAT_EQ(d.data[i], a.data[i] + 1.5f);
+  TSUBS(d, a, 1.5f);
+  for (int i = 0; i < F::kSize; ++i) EXPECT_FLOAT_EQ(d.data[i], a.data[i] - 1.5f);
+  TMULS(d, a, -2.0f);
+  for (int i = 0; i < F::kSize; ++i) EXPECT_FLOAT_EQ(d.data[i], a.data[i] * -2.0f);
+  TDIVS(d, a, 4.0f);
+  for (int i = 0; i < F::kSize; ++i) EXPECT_FLOAT_EQ(d.data[i], a.data[i] / 4.0f);
+  TMAXS(d, a, 0.5f);
+  for (int i = 0; i < F::kSize; ++i) EXPECT_FLOAT_EQ(d.data[i], std::max(a.data[i], 0.5f));
+  TMINS(d, a, 0.5f);
+  for (int i = 0; i < F::kSize; ++i) EXPECT_FLOAT_EQ(d.data[i], std::min(a.data[i], 0.5f));
+  TEXPANDS(d, 7.0f);
+  for (int i = 0; i < F::kSize; ++i) EXPECT_EQ(d.data[i], 7.0f);
+}
+
+TEST_F(Elementwise, UnaryMathMatchesDoubleReference) {
+  F pos, any, d;
+  Place(pos);
+  Place(any);
+  Place(d);
+  Fill(pos, 0.01, 20);
+  Fill(any, -5, 5);
+  TEXP(d, any);
+  ExpectUnary(d, any, [](double x) { return std::exp(x); }, 1e-6);
+  TLOG(d, pos);
+  ExpectUnary(d, pos, [](double x) { return std::log(x); }, 1e-6);
+  TSQRT(d, pos);
+  ExpectUnary(d, pos, [](double x) { return std::sqrt(x); }, 1e-7);
+  TRSQRT(d, pos);
+  ExpectUnary(d, pos, [](double x) { return 1 / std::sqrt(x); }, 1e-6);
+  TRECIP(d, pos);
+  ExpectUnary(d, pos, [](double x) { return 1 / x; }, 1e-7);
+  TABS(d, any);
+  ExpectUnary(d, any, [](double x) { return std::fabs(x); }, 0);
+  TNEG(d, any);
+  ExpectUnary(d, any, [](double x) { return -x; }, 0);
+  TRELU(d, any);
+  ExpectUnary(d, any, [](double x) { return x > 0 ? x : 0; }, 0);
+}
+
+TEST_F(Elementwise, ExpCoversTheWholeFloatRange) {
+  TileVec<float, 1, 16> x, y;
+  Place(x);
+  Place(y);
+  const float in[16] = {INFINITY, -INFINITY, NAN, 0.0f,   -0.0f, 88.72f, 88.73f, -87.0f,
+                        -100.0f,  -103.0f,   -104.0f, 1e-7f, 20.5f, -20.5f, 1.0f,   -1.0f};
+  std::memcpy(x.data, in, sizeof in);
+  TEXP(y, x);
+  EXPECT_EQ(y.data[0], INFINITY);
+  EXPECT_EQ(y.data[1], 0.0f);
+  EXPECT_TRUE(std::isnan(y.data[2]));
+  EXPECT_EQ(y.data[3], 1.0f);
+  EXPECT_EQ(y.data[4], 1.0f);
+  EXPECT_EQ(y.data[6], INFINITY);
+  EXPECT_EQ(y.data[10], 0.0f);
+  for (int i : {5, 7, 8, 9, 11, 12, 13, 14, 15}) {
+    double want = std::exp(static_cast<double>(in[i]));
+    // Within 1 ulp of the exact value; subnormal results within one subnormal step.
+    double ulp = std::max(std::ldexp(1.0, -149), std::ldexp(1.0, std::ilogb(want) - 23));
+    EXPECT_LE(std::fabs(y.data[i] - want), ulp) << in[i];
+  }
+}
+
+TEST_F(Elementwise, HalfAndBf16ComputeInFloatAndRoundOnce) {
+  TileVec<half, 8, 16> a, b, d;
+  Place(a);
+  Place(b);
+  Place(d);
+  Fill(a, -3, 3);
+  Fill(b, -3, 3);
+  TMUL(d, a, b);
+  for (int i = 0; i < 8 * 16; ++i) {
+    EXPECT_EQ(d.data[i].bits, half(static_cast<float>(a.data[i]) * static_cast<float>(b.data[i])).bits) << i;
+  }
+  TileVec<bfloat16, 8, 16> x, y;
+  Place(x);
+  Place(y);
+  Fill(x, -3, 3);
+  TEXP(y, x);
+  for (int i = 0; i < 8 * 16; ++i) {
+    EXPECT_EQ(y.data[i].bits, bfloat16(std::exp(static_cast<float>(x.data[i]))).bits) << i;
+  }
+}
+
+TEST_F(Elementwise, IntegerOpsWrapAndDivisionNeverTraps) {
+  TileVec<int32_t, 1, 8> a, b, d;
+  Place(a);
+  Place(b);
+  Place(d);
+  int32_t av[8] = {7, -7, 5, INT32_MIN, 0, 100, -9, 3};
+  int32_t bv[8] = {2, 2, 0, -1, 3, -7, 4, 3};
+  std::memcpy(a.data, av, sizeof av);
+  std::memcpy(b.data, bv, sizeof bv);
+  TDIV(d, a, b);
+  int32_t want[8] = {3, -3, 0, INT32_MIN, 0, -14, -2, 1};
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(d.data[i], want[i]) << i;
+  TABS(d, b);
+  EXPECT_EQ(d.data[3], 1);
+  TRELU(d, a);
+  EXPECT_EQ(d.data[1], 0);
+  EXPECT_EQ(d.data[0], 7);
+}
+
+TEST_F(Elementwise, OnlyTheValidRegionIsWrittenAndPadFillsTheRest) {
+  using Src = TileVec<float, 8, 16>;
+  using Dyn = Tile<TileType::Vec, float, 8, 16, BLayout::RowMajor, DYNAMIC, DYNAMIC, SLayout::NoneBox, 512,
+                   PadValue::Null>;
+  using DynMax = Tile<TileType::Vec, float, 8, 16, BLayout::RowMajor, DYNAMIC, DYNAMIC, SLayout::NoneBox, 512,
+                      PadValue::Max>;
+  Src a;
+  Place(a);
+  Fill(a, -1, 1);
+  Dyn plain(3, 5);
+  Place(plain);
+  for (int i = 0; i < 8 * 16; ++i) plain.data[i] = 42.0f;
+  TADDS(plain, a, 1.0f);
+  DynMax padded(3, 5);
+  Place(padded);
+  TADDS(padded, a, 1.0f);
+  for (int r = 0; r < 8; ++r) {
+    for (int c = 0; c < 16; ++c) {
+      bool valid = r < 3 && c < 5;
+      EXPECT_EQ(plain.At(r, c), valid ? a.At(r, c) + 1.0f : 42.0f) << r << "," << c;
+      EXPECT_EQ(padded.At(r, c), valid ? a.At(r, c) + 1.0f : INFINITY) << r << "," << c;
+    }
+  }
+  TileVec<int16_t, 4, 4, 2, 2, PadValue::Min> ints;
+  Place(ints);
+  TEXPANDS(ints, 3);
+  EXPECT_EQ(ints.At(1, 1), 3);
+  EXPECT_EQ(ints.At(1, 2), INT16_MIN);
+  EXPECT_EQ(ints.At(3, 0), INT16_MIN);
+}
+
+TEST_F(Elementwise, ColMajorTilesUseTheirLayout) {
+  using C = Tile<TileType::Vec, float, 8, 1, BLayout::ColMajor>;
+  C a, d;
+  Place(a);
+  Place(d);
+  for (int r = 0; r < 8; ++r) a.At(r, 0) = static_cast<float>(r);
+  TMULS(d, a, 2.0f);
+  for (int r = 0; r < 8; ++r) EXPECT_EQ(d.data[r], 2.0f * r);
+}
+
+TEST_F(Elementwise, CompareAndSelect) {
+  F a, b, d;
+  TileVec<bool, 16, 32> m;
+  Place(a);
+  Place(b);
+  Place(d);
+  Place(m);
+  Fill(a, -1, 1);
+  Fill(b, -1, 1);
+  a.data[0] = b.data[0];
+  const CmpMode modes[] = {CmpMode::EQ, CmpMode::NE, CmpMode::LT, CmpMode::LE, CmpMode::GT, CmpMode::GE};
+  const std::function<bool(float, float)> refs[] = {
+      std::equal_to<float>(), std::not_equal_to<float>(), std::less<float>(),
+      std::less_equal<float>(), std::greater<float>(), std::greater_equal<float>()};
+  for (int k = 0; k < 6; ++k) {
+    TCMP(m, a, b, modes[k]);
+    for (int i = 0; i < F::kSize; ++i) EXPECT_EQ(m.data[i], refs[k](a.data[i], b.data[i])) << k << " " << i;
+    TCMPS(m, a, 0.25f, modes[k]);
+    for (int i = 0; i < F::kSize; ++i) EXPECT_EQ(m.data[i], refs[k](a.data[i], 0.25f)) << k << " " << i;
+  }
+  TCMP(m, a, b, CmpMode::GT);
+  TSEL(d, m, a, b);
+  for (int i = 0; i < F::kSize; ++i) EXPECT_EQ(d.data[i], std::max(a.data[i], b.data[i])) << i;
+}
+
+TEST_F(Elementwise, RowAndColumnReductionsOverTheValidRegion) {
+  using Src = Tile<TileType::Vec, float, 16, 32, BLayout::RowMajor, 13, 29>;
+  Src a;
+  Place(a);
+  Fill(a, -2, 2);
+  for (int i = 0; i < 16 * 32; ++i) {
+    if (i / 32 >= 13 || i % 32 >= 29) a.data[i] = 1e30f;  // outside the valid region: must be ignored
+  }
+  using RowT = Tile<TileType::Vec, float, 16, 1, BLayout::ColMajor>;
+  RowT sum, mx, mn;
+  F tmp;
+  Place(sum);
+  Place(mx);
+  Place(mn);
+  Place(tmp);
+  TROWSUM(sum, a, tmp);
+  TROWMAX(mx, a, tmp);
+  TROWMIN(mn, a);
+  for (int r = 0; r < 13; ++r) {
+    double s = 0, hi = -INFINITY, lo = INFINITY;
+    for (int c = 0; c < 29; ++c) {
+      s += a.At(r, c);
+      hi = std::max<double>(hi, a.At(r, c));
+      lo = std::min<double>(lo, a.At(r, c));
+    }
+    EXPECT_NEAR(sum.At(r, 0), s, 1e-5) << r;
+    EXPECT_EQ(mx.At(r, 0), hi) << r;
+    EXPECT_EQ(mn.At(r, 0), lo) << r;
+  }
+  TileVec<float, 1, 32> csum, cmax, cmin;
+  Place(csum);
+  Place(cmax);
+  Place(cmin);
+  TCOLSUM(csum, a);
+  TCOLMAX(cmax, a, tmp);
+  TCOLMIN(cmin, a);
+  for (int c = 0; c < 29; ++c) {
+    double s = 0, hi = -INFINITY, lo = INFINITY;
+    for (int r = 0; r < 13; ++r) {
+      s += a.At(r, c);
+      hi = std::max<double>(hi, a.At(r, c));
+      lo = std::min<double>(lo, a.At(r, c));
+    }
+    EXPECT_NEAR(csum.At(0, c), s, 1e-5) << c;
+    EXPECT_EQ(cmax.At(0, c), hi) << c;
+    EXPECT_EQ(cmin.At(0, c), lo) << c;
+  }
+  EXPECT_FALSE(core_.faulted());
+}
+
+TEST_F(Elementwise, RowMaxAndMinPropagateNaNAsTorchDoes) {
+  TileVec<float, 2, 40> a;
+  Tile<TileType::Vec, float, 2, 1, BLayout::ColMajor> mx, mn;
+  Place(a);
+  Place(mx);
+  Place(mn);
+  Fill(a, -1, 1);
+  a.At(0, 3) = NAN;   // inside the vectorized part of the row
+  a.At(1, 37) = NAN;  // in the tail
+  TROWMAX(mx, a);
+  TROWMIN(mn, a);
+  for (int r = 0; r < 2; ++r) {
+    EXPECT_TRUE(std::isnan(mx.At(r, 0))) << r;
+    EXPECT_TRUE(std::isnan(mn.At(r, 0))) << r;
+  }
+}
+
+TEST_F(Elementwise, HalfRowSumAccumulatesInFloat) {
+  TileVec<half, 1, 64> a;
+  TileVec<half, 1, 1> s;
+  Place(a);
+  Place(s);
+  // 2048 + 64 ones: a half accumulator would stick at 2048.
+  a.data[0] = half(2048.0f);
+  for (int c = 1; c < 64; ++c) a.data[c] = half(1.0f);
+  TROWSUM(s, a);
+  EXPECT_EQ(static_cast<float>(s.data[0]), 2112.0f);
+}
+
+TEST_F(Elementwise, RowAndColumnBroadcasts) {
+  F a, d;
+  using RowT = Tile<TileType::Vec, float, 16, 1, BLayout::ColMajor>;
+  RowT rv;
+  TileVec<float, 1, 32> cv;
+  Place(a);
+  Place(d);
+  Place(rv);
+  Place(cv);
+  Fill(a, -2, 2);
+  Fill(rv, 0.5, 2);
+  Fill(cv, 0.5, 2);
+  struct Case {
+    void (*row)(F&, const F&, const RowT&, Loc);
+    void (*col)(F&, const F&, const TileVec<float, 1, 32>&, Loc);
+    std::function<double(double, double)> ref;
+  };
+  using CT = TileVec<float, 1, 32>;
+  Case cases[] = {
+      {TROWEXPANDADD<F, F, RowT>, TCOLEXPANDADD<F, F, CT>, [](double x, double v) { return x + v; }},
+      {TROWEXPANDSUB<F, F, RowT>, TCOLEXPANDSUB<F, F, CT>, [](double x, double v) { return x - v; }},
+      {TROWEXPANDMUL<F, F, RowT>, TCOLEXPANDMUL<F, F, CT>, [](double x, double v) { return x * v; }},
+      {TROWEXPANDDIV<F, F, RowT>, TCOLEXPANDDIV<F, F, CT>, [](double x, double v) { return x / v; }},
+      {TROWEXPANDMAX<F, F, RowT>, TCOLEXPANDMAX<F, F, CT>, [](double x, double v) { return std::max(x, v); }},
+      {TROWEXPANDMIN<F, F, RowT>, TCOLEXPANDMIN<F, F, CT>, [](double x, double v) { return std::min(x, v); }},
+      {TROWEXPANDEXPDIF<F, F, RowT>, TCOLEXPANDEXPDIF<F, F, CT>,
+       [](double x, double v) { return std::exp(static_cast<double>(static_cast<float>(x - v))); }},
+  };
+  for (const Case& k : cases) {
+    k.row(d, a, rv, Loc{});
+    for (int r = 0; r < 16; ++r) {
+      for (int c = 0; c < 32; ++c) EXPECT_LE(Rel(d.At(r, c), k.ref(a.At(r, c), rv.At(r, 0))), 1e-6);
+    }
+    k.col(d, a, cv, Loc{});
+    for (int r = 0; r < 16; ++r) {
+      for (int c = 0; c < 32; ++c) EXPECT_LE(Rel(d.At(r, c), k.ref(a.At(r, c), cv.At(0, c))), 1e-6);
+    }
+  }
+  TROWEXPAND(d, rv);
+  for (int r = 0; r < 16; ++r) EXPECT_EQ(d.At(r, 31), rv.At(r, 0));
+  TCOLEXPAND(d, cv);
+  for (int c = 0; c < 32; ++c) EXPECT_EQ(d.At(15, c), cv.At(0, c));
+  EXPECT_FALSE(core_.faulted());
+}
+
+}  // namespace
+}  // namespace pypto::isa_test

@@ -82,7 +82,7 @@ def test_run_takes_the_platform_by_name():
 def test_plugin_search_path_errors_name_the_manifest(tmp_path):
     broken = tmp_path / "broken"
     broken.mkdir()
-    (broken / "manifest.yaml").write_text("name: broken\nkind: pass\nversion: 1.0\nabi: 1\n"
+    (broken / "manifest.yaml").write_text("name: broken\nkind: pass\nversion: 1.0\nabi: 2\n"
                                           "library: libbroken.so\nprovides: [Broken]\n")
     plugins.add_search_path(tmp_path)
     assert "broken" in {r["name"] for r in plugins.discover()}

@@ -29,8 +29,9 @@ bool BackendRegistry::Contains(const std::string& name) const {
 
 std::unique_ptr<Backend> BackendRegistry::Create(const std::string& name) {
   if (!Contains(name)) {
-    auto provider = plugin::PluginHost::Global().FindProvider(name);
-    if (provider && provider->manifest.kind == "backend") plugin::PluginHost::Global().Load(provider->manifest.name);
+    if (auto provider = plugin::PluginHost::Global().FindProvider(name, "backend")) {
+      plugin::PluginHost::Global().Load(provider->manifest.name);
+    }
   }
   Entry entry;
   {

@@ -179,14 +179,17 @@ std::optional<PluginRecord> PluginHost::Find(const std::string& name) {
   return PluginRecord{*manifest, loaded_.count(name) > 0};
 }
 
-std::optional<PluginRecord> PluginHost::FindProvider(const std::string& item) {
+std::optional<PluginRecord> PluginHost::FindProvider(const std::string& item, const std::string& kind) {
+  auto provides = [&](const Manifest& manifest) {
+    return (kind.empty() || manifest.kind == kind) && Contains(manifest.provides, item);
+  };
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   for (const auto& [name, manifest] : loaded_) {
-    if (Contains(manifest.provides, item)) return PluginRecord{manifest, true};
+    if (provides(manifest)) return PluginRecord{manifest, true};
   }
   DiscoverLocked();
   for (const auto& manifest : discovered_) {
-    if (Contains(manifest.provides, item)) return PluginRecord{manifest, false};
+    if (provides(manifest)) return PluginRecord{manifest, false};
   }
   return std::nullopt;
 }

@@ -120,6 +120,8 @@ TEST(BackendPlugins, APassNameIsNotABackend) {
   Error e = ErrorFrom([] { BackendRegistry::Global().Create("FixtureRename"); });
   EXPECT_EQ(e.kind(), ErrorKind::kValue);
   EXPECT_TRUE(Contains(e.message(), "unknown backend 'FixtureRename'"));
+  EXPECT_TRUE(PluginHost::Global().FindProvider("FixtureRename", "pass").has_value());
+  EXPECT_FALSE(PluginHost::Global().FindProvider("FixtureRename", "backend").has_value());
 }
 
 TEST(BackendPlugins, TwoPluginsProvidingOneBackendNameBothNamed) {

@@ -16,6 +16,17 @@ function(pypto_add_plugin name)
   if(NOT EXISTS ${ARG_MANIFEST})
     message(FATAL_ERROR "pypto_add_plugin(${name}): no manifest at ${ARG_MANIFEST}")
   endif()
+  # Out of tree, the package knows the ABI the plugin is compiled for: a stale
+  # `abi:` fails here rather than when the core reads the manifest.
+  if(DEFINED PyPTO_PLUGIN_ABI_VERSION)
+    file(STRINGS ${ARG_MANIFEST} abi_line REGEX "^abi:")
+    string(REGEX REPLACE "^abi:[ \t]*([0-9]+).*" "\\1" manifest_abi "${abi_line}")
+    if(NOT manifest_abi STREQUAL PyPTO_PLUGIN_ABI_VERSION)
+      message(FATAL_ERROR "pypto_add_plugin(${name}): ${ARG_MANIFEST} declares 'abi: ${manifest_abi}' but "
+                          "this PyPTO (${PyPTO_VERSION}) has plugin ABI ${PyPTO_PLUGIN_ABI_VERSION}; "
+                          "set 'abi: ${PyPTO_PLUGIN_ABI_VERSION}' in the manifest")
+    endif()
+  endif()
   if(NOT ARG_OUTPUT_DIR)
     if(DEFINED PYPTO_PLUGIN_OUTPUT_DIR)
       set(ARG_OUTPUT_DIR ${PYPTO_PLUGIN_OUTPUT_DIR}/${name})

@@ -63,6 +63,7 @@ void BindErrors(py::module_& m) {
   derived(ErrorKind::kVerification, "VerificationError", nullptr, "The IR broke an invariant.");
   derived(ErrorKind::kPlugin, "PluginError", nullptr, "A plugin could not be found or loaded.");
   derived(ErrorKind::kPipeline, "PipelineError", nullptr, "A pipeline file or pass option is wrong.");
+  derived(ErrorKind::kCodegen, "CodegenError", nullptr, "A backend cannot generate code for the program.");
   derived(ErrorKind::kInternal, "InternalError", nullptr, "A bug in PyPTO.");
 
   py::register_exception_translator([](std::exception_ptr p) {

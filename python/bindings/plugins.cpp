@@ -1,6 +1,7 @@
-// Plugins and passes seen from Python: discovery, explicit loading, search
-// paths, and the list of passes the plugins provide.
+// Plugins, passes and backends seen from Python: discovery, explicit
+// loading, search paths, and the passes and backends the plugins provide.
 #include "casters.h"
+#include "pypto/backend/registry.h"
 #include "pypto/pass/registry.h"
 #include "pypto/plugin/host.h"
 
@@ -52,6 +53,27 @@ void BindPlugins(py::module_& m) {
     }
     return out;
   }, "Every pass the discovered plugins provide, sorted by name.");
+  m.def("list_backends", []() {
+    py::list out;
+    for (const auto& info : backend::BackendRegistry::Global().List()) {
+      py::dict d;
+      d["name"] = info.name;
+      d["description"] = info.description;
+      d["plugin"] = info.plugin;
+      d["loaded"] = backend::BackendRegistry::Global().Contains(info.name);
+      out.append(d);
+    }
+    return out;
+  }, "Every backend the discovered plugins provide, sorted by name, without loading them.");
+  m.def("backend_function_types", [](const std::string& name) {
+    std::vector<std::string> types;
+    for (auto type : backend::BackendRegistry::Global().Create(name)->function_types()) {
+      types.emplace_back(ir::ToString(type));
+    }
+    return types;
+  }, py::arg("name"),
+        "The function types (\"AIC\", \"AIV\", \"Orchestration\", ...) a backend generates code for; "
+        "loads its plugin.");
 }
 
 }  // namespace pypto::python

@@ -43,6 +43,23 @@ def _cmd_passes(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_backends(args: argparse.Namespace) -> int:
+    from pypto import plugins
+
+    backends = plugins.list_backends()
+    if not backends:
+        print("no backends found; search paths: " + ", ".join(str(p) for p in plugins.search_paths()))
+        return 1
+    width = max(len(b["name"]) for b in backends)
+    for b in backends:
+        print(f"{b['name']:<{width}}  {b['description']}  [{b['plugin']}]")
+        if args.verbose:
+            # Naming the function types needs the backend itself, so this loads its plugin.
+            types = plugins.backend_function_types(b["name"])
+            print(f"{'':<{width}}    generates code for: {', '.join(types) if types else 'no function types'}")
+    return 0
+
+
 def _cmd_pipelines(args: argparse.Namespace) -> int:
     from pypto import passes
 
@@ -96,6 +113,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-v", "--verbose", action="store_true",
                    help="also show the IR properties each pass requires, produces and invalidates")
     p.set_defaults(func=_cmd_passes)
+    p = sub.add_parser("backends", help="list the code generation backends, one line each")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="also show the function types each backend generates code for (loads its plugin)")
+    p.set_defaults(func=_cmd_backends)
     p = sub.add_parser("pipelines", help="list the installed pipelines (name, description, file)")
     p.add_argument("-v", "--verbose", action="store_true", help="also list each pipeline's passes in order")
     p.set_defaults(func=_cmd_pipelines)

@@ -1,4 +1,4 @@
-"""Plugins: discovery on the search paths, explicit loading, and the passes they provide.
+"""Plugins: discovery on the search paths, explicit loading, and the passes and backends they provide.
 
 Search order: the plugin folder installed with PyPTO, then each folder of
 ``PYPTO_PLUGIN_PATH`` (colon separated), then folders added with
@@ -7,10 +7,12 @@ Search order: the plugin folder installed with PyPTO, then each folder of
 
 from pypto._core.plugins import (
     add_search_path,
+    backend_function_types,
     core_library_dir,
     data_dir,
     discover,
     is_loaded,
+    list_backends,
     list_passes,
     load,
     load_manifest,
@@ -19,10 +21,12 @@ from pypto._core.plugins import (
 
 __all__ = [
     "add_search_path",
+    "backend_function_types",
     "core_library_dir",
     "data_dir",
     "discover",
     "is_loaded",
+    "list_backends",
     "list_passes",
     "load",
     "load_manifest",

@@ -82,7 +82,7 @@ def test_run_takes_the_platform_by_name():
 def test_plugin_search_path_errors_name_the_manifest(tmp_path):
     broken = tmp_path / "broken"
     broken.mkdir()
-    (broken / "manifest.yaml").write_text("name: broken\nkind: pass\nversion: 1.0\nabi: 1\n"
+    (broken / "manifest.yaml").write_text("name: broken\nkind: pass\nversion: 1.0\nabi: 2\n"
                                           "library: libbroken.so\nprovides: [Broken]\n")
     plugins.add_search_path(tmp_path)
     assert "broken" in {r["name"] for r in plugins.discover()}
@@ -138,3 +138,42 @@ def test_foundation_tour_runs():
     lowered = out.stdout.split("== A tensor-level kernel through the default pipeline")[1]
     assert "for row, (out_iter,) in pl.range(0, 2048, " in lowered
     assert "pl.MemRef(" in lowered and "pl.tile.exp(" in lowered
+
+
+def _backend_manifest(folder, name, provides):
+    folder.mkdir(parents=True)
+    (folder / "manifest.yaml").write_text(
+        f"name: {name}\nkind: backend\nversion: 1.0.0\nabi: 2\nlibrary: lib{name}.so\n"
+        f"provides: [{', '.join(provides)}]\ndescription: {name} for the test\n")
+
+
+def test_list_backends_reads_manifests_without_loading(tmp_path, monkeypatch):
+    _backend_manifest(tmp_path / "listing_a", "listing_a", ["ListingA", "ListingB"])
+    with monkeypatch.context() as m:
+        m.setenv("PYPTO_PLUGIN_PATH", str(tmp_path))
+        listed = {b["name"]: b for b in plugins.list_backends()}
+        assert listed["ListingA"] == {"name": "ListingA", "description": "listing_a for the test",
+                                      "plugin": "listing_a", "loaded": False}
+        assert listed["ListingB"]["plugin"] == "listing_a"
+        assert "Simplify" not in listed
+        assert not plugins.is_loaded("listing_a")
+        # Asking for what it generates loads it; its library is missing, which the error says.
+        with pytest.raises(pypto.PluginError, match=r"liblisting_a\.so' does not exist"):
+            plugins.backend_function_types("ListingA")
+        with pytest.raises(ValueError, match=r"unknown backend 'NoSuchBackend'; known backends: .*ListingA"):
+            plugins.backend_function_types("NoSuchBackend")
+    assert "ListingA" not in {b["name"] for b in plugins.list_backends()}
+
+
+def test_cli_lists_backends(tmp_path):
+    _backend_manifest(tmp_path / "listing_cli", "listing_cli", ["ListingCli"])
+    env = dict(os.environ, PYPTO_PLUGIN_PATH=str(tmp_path))
+    out = _pypto("backends", env=env)
+    assert out.returncode == 0, out.stderr
+    assert "ListingCli  listing_cli for the test  [listing_cli]" in out.stdout.splitlines()
+    # -v loads the plugin to ask for its function types; the missing library is reported plainly.
+    out = _pypto("backends", "-v", env=env)
+    assert out.returncode == 2
+    assert "Traceback" not in out.stderr
+    assert "pypto backends: " in out.stderr and "liblisting_cli.so' does not exist" in out.stderr
+

@@ -29,7 +29,7 @@ bool PassRegistry::Contains(const std::string& name) const {
 
 std::unique_ptr<Pass> PassRegistry::Create(const std::string& name) {
   if (!Contains(name)) {
-    if (auto provider = plugin::PluginHost::Global().FindProvider(name)) {
+    if (auto provider = plugin::PluginHost::Global().FindProvider(name, "pass")) {
       plugin::PluginHost::Global().Load(provider->manifest.name);
     }
   }

@@ -4,6 +4,7 @@
 #include <system_error>
 
 #include "library.h"
+#include "pypto/backend/registry.h"
 #include "pypto/pass/registry.h"
 #include "pypto/plugin/host.h"
 #include "pypto/support/error.h"
@@ -41,42 +42,72 @@ bool Contains(const std::vector<std::string>& items, const std::string& item) {
   return std::find(items.begin(), items.end(), item) != items.end();
 }
 
-// A pass plugin registers exactly the passes it provides; other kinds may not register undeclared passes.
+template <class Staged>
+std::vector<std::string> Names(const std::vector<Staged>& staged) {
+  std::vector<std::string> names;
+  for (const auto& item : staged) names.push_back(item.name);
+  return names;
+}
+
+// A plugin registers exactly what its manifest provides, and only things of
+// its own kind: a pass plugin passes, a backend plugin backends.
 void CheckProvides(const Manifest& manifest, const PluginContents& contents) {
-  std::vector<std::string> registered;
-  for (const auto& p : contents.passes) registered.push_back(p.name);
   std::vector<std::string> problems;
-  if (manifest.kind == "pass") {
+  auto check = [&](const std::string& kind, const std::string& plural, const std::string& add,
+                   const std::vector<std::string>& registered) {
+    if (manifest.kind != kind) {
+      for (const auto& name : registered) {
+        problems.push_back("the library registered " + kind + " '" + name + "' but the manifest declares kind '" +
+                           manifest.kind + "'; only a plugin of kind '" + kind + "' registers " + plural +
+                           ": fix the manifest's 'kind' or move " + add + "(\"" + name + "\", ...) to a " + kind +
+                           " plugin");
+      }
+      return;
+    }
     for (const auto& item : manifest.provides) {
       if (!Contains(registered, item)) {
-        problems.push_back("the manifest provides '" + item + "' but the library did not register a pass of that name; "
-                           "register it with AddPass(\"" + item + "\", ...) or remove it from 'provides'");
+        problems.push_back("the manifest provides '" + item + "' but the library did not register a " + kind +
+                           " of that name; register it with " + add + "(\"" + item +
+                           "\", ...) or remove it from 'provides'");
       }
     }
-  }
-  for (const auto& name : registered) {
-    if (!Contains(manifest.provides, name)) {
-      problems.push_back("the library registered pass '" + name +
-                         "' which the manifest does not list; add it to 'provides'");
+    for (const auto& name : registered) {
+      if (!Contains(manifest.provides, name)) {
+        problems.push_back("the library registered " + kind + " '" + name +
+                           "' which the manifest does not list; add it to 'provides'");
+      }
     }
-  }
+  };
+  check("pass", "passes", "AddPass", Names(contents.passes));
+  check("backend", "backends", "AddBackend", Names(contents.backends));
   if (!problems.empty()) throw Error(ErrorKind::kPlugin, PluginErrorPrefix(manifest) + Join(problems, "; "));
 }
 
-// Checks every name first so that a conflict leaves the registry untouched.
-void CommitPasses(const Manifest& manifest, PluginContents& contents) {
-  auto& registry = pass::PassRegistry::Global();
+template <class Info, class Staged>
+void CheckUnclaimed(const Manifest& manifest, const std::string& kind, const std::vector<Info>& loaded,
+                    const std::vector<Staged>& staged) {
   std::map<std::string, std::string> owners;
-  for (const auto& info : registry.ListLoaded()) owners[info.name] = info.plugin;
-  for (const auto& staged : contents.passes) {
-    auto owner = owners.find(staged.name);
+  for (const auto& info : loaded) owners[info.name] = info.plugin;
+  for (const auto& item : staged) {
+    auto owner = owners.find(item.name);
     if (owner == owners.end()) continue;
-    throw Error(ErrorKind::kPlugin, PluginErrorPrefix(manifest) + "pass '" + staged.name +
+    throw Error(ErrorKind::kPlugin, PluginErrorPrefix(manifest) + kind + " '" + item.name +
                                         "' is already registered by plugin '" + owner->second +
                                         "'; remove or rename one of them");
   }
+}
+
+// Checks every name first so that a conflict leaves the registries untouched.
+void Commit(const Manifest& manifest, PluginContents& contents) {
+  auto& passes = pass::PassRegistry::Global();
+  auto& backends = backend::BackendRegistry::Global();
+  CheckUnclaimed(manifest, "pass", passes.ListLoaded(), contents.passes);
+  CheckUnclaimed(manifest, "backend", backends.ListLoaded(), contents.backends);
   for (auto& staged : contents.passes) {
-    registry.Register(staged.name, staged.description, manifest.name, std::move(staged.factory));
+    passes.Register(staged.name, staged.description, manifest.name, std::move(staged.factory));
+  }
+  for (auto& staged : contents.backends) {
+    backends.Register(staged.name, staged.description, manifest.name, std::move(staged.factory));
   }
 }
 
@@ -148,14 +179,17 @@ std::optional<PluginRecord> PluginHost::Find(const std::string& name) {
   return PluginRecord{*manifest, loaded_.count(name) > 0};
 }
 
-std::optional<PluginRecord> PluginHost::FindProvider(const std::string& item) {
+std::optional<PluginRecord> PluginHost::FindProvider(const std::string& item, const std::string& kind) {
+  auto provides = [&](const Manifest& manifest) {
+    return (kind.empty() || manifest.kind == kind) && Contains(manifest.provides, item);
+  };
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   for (const auto& [name, manifest] : loaded_) {
-    if (Contains(manifest.provides, item)) return PluginRecord{manifest, true};
+    if (provides(manifest)) return PluginRecord{manifest, true};
   }
   DiscoverLocked();
   for (const auto& manifest : discovered_) {
-    if (Contains(manifest.provides, item)) return PluginRecord{manifest, false};
+    if (provides(manifest)) return PluginRecord{manifest, false};
   }
   return std::nullopt;
 }
@@ -224,7 +258,7 @@ void PluginHost::LoadWithRequirements(const Manifest& manifest, std::vector<Mani
 void PluginHost::LoadLocked(const Manifest& manifest) {
   PluginContents contents = LoadPluginLibrary(manifest);
   CheckProvides(manifest, contents);
-  CommitPasses(manifest, contents);
+  Commit(manifest, contents);
   loaded_[manifest.name] = manifest;
 }
 

@@ -33,14 +33,15 @@ class StagingRegistrar : public PluginRegistrar {
 
   // Never throws: this runs inside plugin code, which may not expect exceptions.
   void AddPass(const std::string& pass_name, const std::string& description, pass::PassFactory factory) override {
-    if (pass_name.empty()) {
-      problems_.push_back("it registered a pass with an empty name");
-    } else if (!factory) {
-      problems_.push_back("it registered pass '" + pass_name + "' without a factory");
-    } else if (!names_.insert(pass_name).second) {
-      problems_.push_back("it registered pass '" + pass_name + "' twice");
-    } else {
+    if (Accept("pass", pass_name, static_cast<bool>(factory))) {
       contents_.passes.push_back({pass_name, description, std::move(factory)});
+    }
+  }
+
+  void AddBackend(const std::string& backend_name, const std::string& description,
+                  backend::BackendFactory factory) override {
+    if (Accept("backend", backend_name, static_cast<bool>(factory))) {
+      contents_.backends.push_back({backend_name, description, std::move(factory)});
     }
   }
 
@@ -48,8 +49,22 @@ class StagingRegistrar : public PluginRegistrar {
   PluginContents TakeContents() { return std::move(contents_); }
 
  private:
+  // Whether a registration of `kind` ("pass", "backend") is well formed; records why not.
+  bool Accept(const std::string& kind, const std::string& name, bool has_factory) {
+    if (name.empty()) {
+      problems_.push_back("it registered a " + kind + " with an empty name");
+    } else if (!has_factory) {
+      problems_.push_back("it registered " + kind + " '" + name + "' without a factory");
+    } else if (!names_.insert({kind, name}).second) {
+      problems_.push_back("it registered " + kind + " '" + name + "' twice");
+    } else {
+      return true;
+    }
+    return false;
+  }
+
   std::string plugin_name_;
-  std::set<std::string> names_;
+  std::set<std::pair<std::string, std::string>> names_;  // (kind, name)
   std::vector<std::string> problems_;
   PluginContents contents_;
 };

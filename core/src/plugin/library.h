@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "pypto/backend/backend.h"
 #include "pypto/pass/pass.h"
 #include "pypto/plugin/host.h"
 
@@ -16,9 +17,16 @@ struct StagedPass {
   pass::PassFactory factory;
 };
 
+struct StagedBackend {
+  std::string name;
+  std::string description;
+  backend::BackendFactory factory;
+};
+
 // What a plugin registered, held back until the host has checked it against the manifest.
 struct PluginContents {
   std::vector<StagedPass> passes;
+  std::vector<StagedBackend> backends;
 };
 
 // Loads the manifest's library (RTLD_LOCAL, kept loaded for the life of the

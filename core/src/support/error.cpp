@@ -10,6 +10,7 @@ const char* ErrorKindName(ErrorKind kind) {
     case ErrorKind::kVerification: return "VerificationError";
     case ErrorKind::kPlugin: return "PluginError";
     case ErrorKind::kPipeline: return "PipelineError";
+    case ErrorKind::kCodegen: return "CodegenError";
     case ErrorKind::kIO: return "OSError";
     case ErrorKind::kInternal: return "InternalError";
   }

@@ -3,7 +3,8 @@
 #
 # 1. cmake --install the PyPTO build into WORK_DIR/prefix,
 # 2. configure and build OOT_SOURCE_DIR against that prefix (find_package(PyPTO)),
-# 3. run its driver with the built plugin on PYPTO_PLUGIN_PATH, and its tile-ISA program.
+# 3. run its driver with the built plugin on PYPTO_PLUGIN_PATH, and its tile-ISA program,
+# 4. check that a copy whose manifest declares another ABI fails to configure.
 foreach(var PYPTO_BUILD_DIR OOT_SOURCE_DIR WORK_DIR GENERATOR CXX_COMPILER)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "run_sdk_test.cmake needs -D${var}=...")
@@ -37,3 +38,18 @@ run_step("build" ${CMAKE_COMMAND} --build ${oot_build} --parallel 1)
 run_step("run" ${CMAKE_COMMAND} -E env PYPTO_PLUGIN_PATH=${oot_build}/plugins
   ${oot_build}/oot_driver ${OOT_SOURCE_DIR}/oot_pipeline.yaml ${prefix})
 run_step("run the tile-ISA program" ${oot_build}/isa_consumer)
+
+# A manifest left at another ABI is refused when the plugin is configured.
+set(stale ${WORK_DIR}/stale_abi)
+file(COPY ${OOT_SOURCE_DIR}/ DESTINATION ${stale})
+file(READ ${stale}/manifest.yaml manifest)
+string(REGEX REPLACE "\nabi: [0-9]+" "\nabi: 1" manifest "${manifest}")
+file(WRITE ${stale}/manifest.yaml "${manifest}")
+execute_process(COMMAND ${CMAKE_COMMAND} -S ${stale} -B ${WORK_DIR}/stale_build -G ${GENERATOR}
+                  -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_CXX_COMPILER=${CXX_COMPILER}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+string(FIND "${out}" "declares 'abi: 1' but this PyPTO" found)
+if(rc EQUAL 0 OR found EQUAL -1)
+  message(FATAL_ERROR "configuring a plugin whose manifest says abi: 1 should fail naming the ABI (exit ${rc}):\n${out}")
+endif()
+message(STATUS "stale abi refused:\n${out}")

@@ -11,18 +11,23 @@
 //   static void Register(pypto::plugin::PluginRegistrar& r) {
 //     r.AddPass("MyPass", "what it does", [] { return std::make_unique<MyPass>(); });
 //   }
+//
+// (a backend plugin calls r.AddBackend the same way).
 //   PYPTO_PLUGIN("my_pass", "1.0.0", Register)
 #pragma once
 
 #include <cstdint>
 #include <string>
 
+#include "pypto/backend/backend.h"
 #include "pypto/pass/pass.h"
 #include "pypto/version.h"
 
 // Bump whenever a type that crosses the plugin boundary changes layout or
-// virtual functions (Pass, PluginRegistrar, IR node classes).
-#define PYPTO_PLUGIN_ABI_VERSION 1
+// virtual functions (Pass, Backend, PluginRegistrar, IR node classes,
+// Diagnostic). 2: PluginRegistrar::AddBackend, the Backend interface, and
+// Diagnostic's severity and fix fields.
+#define PYPTO_PLUGIN_ABI_VERSION 2
 #define PYPTO_PLUGIN_ENTRY_SYMBOL "pypto_plugin_entry"
 
 namespace pypto::plugin {
@@ -48,7 +53,11 @@ class PluginRegistrar {
   virtual ~PluginRegistrar() = default;
   // The plugin's name from its manifest.
   virtual const std::string& plugin_name() const = 0;
+  // Only a plugin of kind `pass` registers passes, and only those its manifest provides.
   virtual void AddPass(const std::string& pass_name, const std::string& description, pass::PassFactory factory) = 0;
+  // Only a plugin of kind `backend` registers backends, and only those its manifest provides.
+  virtual void AddBackend(const std::string& backend_name, const std::string& description,
+                          backend::BackendFactory factory) = 0;
 };
 
 }  // namespace pypto::plugin

@@ -65,8 +65,9 @@ class PluginHost {
   // manifests with one name is a PluginError naming both files.
   std::vector<PluginRecord> Discover();
   std::optional<PluginRecord> Find(const std::string& name);
-  // The discovered plugin whose manifest provides `item` (a pass name, ...).
-  std::optional<PluginRecord> FindProvider(const std::string& item);
+  // The discovered plugin whose manifest provides `item` (a pass name, ...),
+  // among plugins of `kind` ("pass", "backend") when it is not empty.
+  std::optional<PluginRecord> FindProvider(const std::string& item, const std::string& kind = "");
 
   // Loads a discovered plugin by name, after the plugins it requires. Loading
   // a loaded plugin does nothing.

@@ -17,6 +17,7 @@ enum class ErrorKind {
   kVerification,  // IR broke an invariant (pypto.VerificationError)
   kPlugin,        // plugin discovery/loading (pypto.PluginError)
   kPipeline,      // pipeline file or pass options (pypto.PipelineError)
+  kCodegen,       // a backend cannot translate the program (pypto.CodegenError)
   kIO,            // files (Python OSError)
   kInternal,      // a bug in PyPTO (pypto.InternalError)
 };

@@ -1,6 +1,7 @@
 """PyPTO: a compiler and runtime for tile-level kernels written in Python."""
 
 from pypto._core import (
+    CompileError,
     Error,
     FileError,
     InternalError,
@@ -15,6 +16,7 @@ from pypto._core import (
 from pypto import ir, ops, passes, plugins
 
 __all__ = [
+    "CompileError",
     "Error",
     "FileError",
     "InternalError",

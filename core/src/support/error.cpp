@@ -12,6 +12,7 @@ const char* ErrorKindName(ErrorKind kind) {
     case ErrorKind::kPipeline: return "PipelineError";
     case ErrorKind::kIO: return "OSError";
     case ErrorKind::kInternal: return "InternalError";
+    case ErrorKind::kCompile: return "CompileError";
   }
   return "Error";
 }

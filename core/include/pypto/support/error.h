@@ -19,6 +19,7 @@ enum class ErrorKind {
   kPipeline,      // pipeline file or pass options (pypto.PipelineError)
   kIO,            // files (Python OSError)
   kInternal,      // a bug in PyPTO (pypto.InternalError)
+  kCompile,       // generated code failed to compile or link (pypto.CompileError)
 };
 
 const char* ErrorKindName(ErrorKind kind);

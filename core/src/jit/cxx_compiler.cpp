@@ -4,7 +4,6 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
-#include <mutex>
 
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/DiagnosticOptions.h>
@@ -104,8 +103,8 @@ class CollectingConsumer : public clang::DiagnosticConsumer {
   if (text.empty()) text = fallback + "\n";
   throw Error(ErrorKind::kCompile,
               "C++ compilation of '" + options.name + "' failed:\n" + text +
-                  "The source is generated code: report the diagnostics above together with the program that "
-                  "produced it.",
+                  "Fix the C++ source at the location above; if PyPTO generated it, report the diagnostics together "
+                  "with the program that produced it.",
               diagnostics.first_error());
 }
 

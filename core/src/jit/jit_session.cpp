@@ -1,6 +1,7 @@
 #include "pypto/jit/jit_session.h"
 
 #include <mutex>
+#include <utility>
 
 #include <llvm/ExecutionEngine/JITSymbol.h>
 #include <llvm/ExecutionEngine/Orc/Core.h>

@@ -1,5 +1,7 @@
 #include "pypto/jit/jit_session.h"
 
+#include <dlfcn.h>
+
 #include <mutex>
 #include <utility>
 
@@ -24,6 +26,16 @@ namespace {
 
 [[noreturn]] void ThrowJitError(const std::string& what, llvm::Error error, const std::string& fix) {
   throw Error(ErrorKind::kCompile, what + ": " + llvm::toString(std::move(error)) + ". " + fix);
+}
+
+// Python loads extension modules, and with them libpypto_core.so, with
+// RTLD_LOCAL, which hides their symbols from a process-wide search. A handle on
+// this library searches it and its dependencies however it was loaded, so JIT
+// code can call the core's runtime C API from Python too.
+void* CoreLibraryHandle() {
+  Dl_info info;
+  if (dladdr(reinterpret_cast<void*>(&CoreLibraryHandle), &info) == 0 || info.dli_fname == nullptr) return nullptr;
+  return dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
 }
 
 }  // namespace
@@ -53,10 +65,15 @@ JitSession::JitSession() : impl_(std::make_unique<Impl>()) {
     std::lock_guard<std::mutex> lock(impl->reported_mutex);
     impl->reported += (impl->reported.empty() ? "" : "; ") + text;
   });
-  auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
-      impl_->jit->getDataLayout().getGlobalPrefix());
+  char prefix = impl_->jit->getDataLayout().getGlobalPrefix();
+  auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(prefix);
   if (!process) ThrowJitError("cannot expose the process's symbols to the JIT", process.takeError(), "");
   impl_->jit->getMainJITDylib().addGenerator(std::move(*process));
+  static void* const core_handle = CoreLibraryHandle();
+  if (core_handle != nullptr) {
+    impl_->jit->getMainJITDylib().addGenerator(
+        std::make_unique<llvm::orc::DynamicLibrarySearchGenerator>(llvm::sys::DynamicLibrary(core_handle), prefix));
+  }
 }
 
 JitSession::~JitSession() = default;

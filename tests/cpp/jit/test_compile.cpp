@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <thread>
+#include <vector>
 
 #include "jit/jit_test_util.h"
 #include "pypto/jit/cxx_compiler.h"
@@ -80,6 +82,31 @@ TEST(CxxCompiler, HostedHeadersAreAvailable) {
   session.AddObject(compiler.Compile(
       "#include <cmath>\nextern \"C\" double hyp(double a, double b) { return std::sqrt(a * a + b * b); }\n"));
   EXPECT_DOUBLE_EQ(session.LookupFunction<double(double, double)>("hyp")(3.0, 4.0), 5.0);
+}
+
+TEST(CxxCompiler, ConcurrentCompilesShareOneCompilerAndCache) {
+  ScratchDir dir;
+  CxxCompiler compiler(dir.path());
+  constexpr int kThreads = 4;
+  std::vector<CompiledObject> objects(kThreads);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kThreads; ++i) {
+    threads.emplace_back([&, i] {
+      // Threads 0 and 1 compile the same source, so their cache stores race.
+      int constant = i < 2 ? 100 : 100 + i;
+      objects[i] = compiler.Compile("extern \"C\" int value() { return " + std::to_string(constant) + "; }\n");
+    });
+  }
+  for (auto& t : threads) t.join();
+  for (int i = 0; i < kThreads; ++i) {
+    JitSession session;
+    session.AddObject(objects[i]);
+    EXPECT_EQ(session.LookupFunction<int()>("value")(), i < 2 ? 100 : 100 + i);
+  }
+  CxxCompiler::Stats stats = compiler.stats();
+  EXPECT_EQ(stats.compiles + stats.cache_hits, kThreads);
+  EXPECT_EQ(stats.cache_rejected, 0);
+  EXPECT_TRUE(compiler.Compile("extern \"C\" int value() { return 100; }\n").from_cache);
 }
 
 }  // namespace

@@ -56,6 +56,12 @@ TEST(JitSession, IRBuilderModuleCallsACompiledKernel) {
   EXPECT_EQ(session.LookupFunction<int(int)>("entry")(21), 42);
 }
 
+TEST(JitSession, CoreLibrarySymbolsResolve) {
+  JitSession session;
+  void* address = session.Lookup("_ZN5pypto13ErrorKindNameENS_9ErrorKindE");
+  EXPECT_EQ(address, reinterpret_cast<void*>(&pypto::ErrorKindName));
+}
+
 TEST(JitSession, MissingSymbolIsAnErrorNamingIt) {
   JitSession session;
   try {

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <system_error>
 
 #include "hash.h"
@@ -34,6 +35,21 @@ std::string ReadWholeFile(const std::filesystem::path& path, bool* ok) {
   *ok = static_cast<bool>(in);
   if (!*ok) return {};
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// The payload of a well-formed entry; nullopt for a truncated, extended,
+// corrupted or older-format one.
+std::optional<std::string_view> IntactPayload(const std::string& contents) {
+  Header header;
+  if (contents.size() < sizeof(Header)) return std::nullopt;
+  std::memcpy(&header, contents.data(), sizeof(Header));
+  if (std::memcmp(header.magic, kMagic, sizeof(kMagic)) != 0 || header.format_version != kFormatVersion ||
+      header.payload_size != contents.size() - sizeof(Header)) {
+    return std::nullopt;
+  }
+  std::string_view payload(contents.data() + sizeof(Header), header.payload_size);
+  if (Checksum64(payload) != header.payload_checksum) return std::nullopt;
+  return payload;
 }
 
 std::filesystem::path HomeCacheDirectory() {
@@ -66,20 +82,13 @@ ObjectCache::LoadResult ObjectCache::Load(const std::string& key) const {
   bool ok = false;
   std::string contents = ReadWholeFile(path, &ok);
   if (!ok) return {Status::kMiss, {}};
-  Header header;
-  bool intact = contents.size() >= sizeof(Header);
-  if (intact) {
-    std::memcpy(&header, contents.data(), sizeof(Header));
-    intact = std::memcmp(header.magic, kMagic, sizeof(kMagic)) == 0 && header.format_version == kFormatVersion &&
-             header.payload_size == contents.size() - sizeof(Header);
-  }
-  std::string_view payload(contents.data() + sizeof(Header), intact ? header.payload_size : 0);
-  if (!intact || Checksum64(payload) != header.payload_checksum) {
+  std::optional<std::string_view> payload = IntactPayload(contents);
+  if (!payload) {
     std::error_code ignored;
     std::filesystem::remove(path, ignored);
     return {Status::kCorrupt, {}};
   }
-  return {Status::kHit, std::string(payload)};
+  return {Status::kHit, std::string(*payload)};
 }
 
 bool ObjectCache::Store(const std::string& key, std::string_view payload) const {

@@ -104,6 +104,17 @@ TEST(ObjectCache, FlippedByteIsDetectedAndRebuilt) {
   EXPECT_EQ(CallAdd(rebuilt, 4, 5), 9);
 }
 
+TEST(ObjectCache, EntryShorterThanItsHeaderIsCorruptAndRemoved) {
+  ScratchDir dir;
+  ObjectCache cache(dir.path());
+  ASSERT_TRUE(cache.Store("abcdef", "payload"));
+  EXPECT_EQ(cache.Load("abcdef").payload, "payload");
+  std::filesystem::resize_file(cache.EntryPath("abcdef"), 5);
+  EXPECT_EQ(cache.Load("abcdef").status, ObjectCache::Status::kCorrupt);
+  EXPECT_FALSE(std::filesystem::exists(cache.EntryPath("abcdef")));
+  EXPECT_EQ(cache.Load("abcdef").status, ObjectCache::Status::kMiss);
+}
+
 TEST(ObjectCache, EditedHeaderMakesTheEntryStale) {
   ScratchDir dir;
   std::filesystem::path include = dir.path() / "include";

@@ -80,7 +80,9 @@ class CollectingConsumer : public clang::DiagnosticConsumer {
     if (level < clang::DiagnosticsEngine::Error || first_error_.known()) return;
     if (info.hasSourceManager() && info.getLocation().isValid()) {
       clang::PresumedLoc loc = info.getSourceManager().getPresumedLoc(info.getLocation());
-      if (loc.isValid()) first_error_ = Span(loc.getFilename(), static_cast<int>(loc.getLine()), static_cast<int>(loc.getColumn()));
+      if (loc.isValid()) {
+        first_error_ = Span(loc.getFilename(), static_cast<int>(loc.getLine()), static_cast<int>(loc.getColumn()));
+      }
     }
   }
 

@@ -99,6 +99,11 @@ class CollectingConsumer : public clang::DiagnosticConsumer {
   Span first_error_;
 };
 
+class AllHeadersCollector : public clang::DependencyCollector {
+ public:
+  bool needSystemDependencies() override { return true; }
+};
+
 [[noreturn]] void ThrowCompileError(const CompileOptions& options, CollectingConsumer& diagnostics,
                                     const std::string& fallback) {
   std::string text = diagnostics.text();
@@ -126,9 +131,10 @@ std::vector<std::string> DriverArguments(const CompileOptions& options) {
   return args;
 }
 
-// Cache payload: the object plus the user headers it was built from, so that
-// an edited header makes the entry stale even though the key (which cannot
-// know the headers before compiling) is unchanged.
+// Cache payload: the object plus every header it was built from (system
+// headers too: a libstdc++ upgrade changes them without changing the compiler
+// version), so that a changed header makes the entry stale even though the key,
+// which cannot know the headers before compiling, is unchanged.
 struct Dependency {
   std::string path;
   uint64_t checksum = 0;
@@ -292,7 +298,7 @@ std::string CxxCompiler::CompileUncached(const std::string& source, const Compil
   instance.createDiagnostics(&diagnostics, /*ShouldOwnClient=*/false);
   // Silences the "N errors generated." summary Clang writes to stderr.
   instance.setVerboseOutputStream(std::make_unique<llvm::raw_null_ostream>());
-  auto collector = std::make_shared<clang::DependencyCollector>();
+  auto collector = std::make_shared<AllHeadersCollector>();
   instance.addDependencyCollector(collector);
 
   llvm::SmallVector<char, 0> object;

@@ -135,6 +135,26 @@ TEST(ObjectCache, EditedHeaderMakesTheEntryStale) {
   EXPECT_EQ(session.LookupFunction<int()>("value")(), 2);
 }
 
+TEST(ObjectCache, EditedSystemHeaderMakesTheEntryStale) {
+  ScratchDir dir;
+  std::filesystem::path include = dir.path() / "system";
+  std::filesystem::create_directories(include);
+  std::ofstream(include / "sys_value.h") << "#define SYS_VALUE 1\n";
+  CompileOptions options;
+  options.extra_flags = {"-isystem", include.string()};
+  const char* source = "#include <sys_value.h>\nextern \"C\" int value() { return SYS_VALUE; }\n";
+  CxxCompiler compiler(dir.path() / "cache");
+  compiler.Compile(source, options);
+  EXPECT_TRUE(compiler.Compile(source, options).from_cache);
+  std::ofstream(include / "sys_value.h") << "#define SYS_VALUE 7\n";
+
+  CompiledObject object = compiler.Compile(source, options);
+  EXPECT_FALSE(object.from_cache);
+  JitSession session;
+  session.AddObject(object);
+  EXPECT_EQ(session.LookupFunction<int()>("value")(), 7);
+}
+
 TEST(ObjectCache, UnwritableDirectoryStillCompiles) {
   ScratchDir dir;
   std::ofstream(dir.path() / "file") << "not a directory";

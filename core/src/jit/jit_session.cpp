@@ -41,12 +41,13 @@ void* CoreLibraryHandle() {
 }  // namespace
 
 struct JitSession::Impl {
-  std::unique_ptr<llvm::orc::LLJIT> jit;
   // ORC reports failures that happen while linking on behalf of a lookup
   // (e.g. an undefined symbol inside an added object) through this hook; they
   // are kept and attached to the lookup's error instead of going to stderr.
+  // Declared before `jit` so that they outlive it: its teardown may report.
   std::mutex reported_mutex;
   std::string reported;
+  std::unique_ptr<llvm::orc::LLJIT> jit;
 
   std::string TakeReported() {
     std::lock_guard<std::mutex> lock(reported_mutex);
@@ -82,7 +83,8 @@ void JitSession::AddObject(const CompiledObject& object) {
   auto buffer = llvm::MemoryBuffer::getMemBufferCopy(object.bytes, object.name);
   if (auto error = impl_->jit->addObjectFile(std::move(buffer))) {
     ThrowJitError("cannot add the object of '" + object.name + "' to the JIT session", std::move(error),
-                  "Each symbol may be defined once per session; use a fresh JitSession for a new program.");
+                  "A symbol may be defined only once per session: give kernels distinct names or use a fresh "
+                  "JitSession.");
   }
 }
 
@@ -103,7 +105,8 @@ void JitSession::AddModule(std::unique_ptr<llvm::LLVMContext> context, std::uniq
   }
   if (auto error = impl_->jit->addIRModule(std::move(tsm))) {
     ThrowJitError("cannot add LLVM module '" + name + "' to the JIT session", std::move(error),
-                  "Each symbol may be defined once per session; use a fresh JitSession for a new program.");
+                  "A symbol may be defined only once per session: give kernels distinct names or use a fresh "
+                  "JitSession.");
   }
 }
 
@@ -119,6 +122,7 @@ void JitSession::DefineSymbol(const std::string& name, void* address) {
 }
 
 void* JitSession::Lookup(const std::string& name) {
+  impl_->TakeReported();  // only failures of this lookup belong in its error
   auto address = impl_->jit->lookup(name);
   if (!address) {
     std::string reported = impl_->TakeReported();

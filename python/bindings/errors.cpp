@@ -65,6 +65,7 @@ void BindErrors(py::module_& m) {
   derived(ErrorKind::kPipeline, "PipelineError", nullptr, "A pipeline file or pass option is wrong.");
   derived(ErrorKind::kCodegen, "CodegenError", nullptr, "A backend cannot generate code for the program.");
   derived(ErrorKind::kInternal, "InternalError", nullptr, "A bug in PyPTO.");
+  derived(ErrorKind::kCompile, "CompileError", nullptr, "Generated code failed to compile or link.");
 
   py::register_exception_translator([](std::exception_ptr p) {
     try {

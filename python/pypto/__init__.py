@@ -2,6 +2,7 @@
 
 from pypto._core import (
     CodegenError,
+    CompileError,
     Error,
     FileError,
     InternalError,
@@ -17,6 +18,7 @@ from pypto import ir, ops, passes, plugins
 
 __all__ = [
     "CodegenError",
+    "CompileError",
     "Error",
     "FileError",
     "InternalError",

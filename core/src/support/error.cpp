@@ -13,6 +13,7 @@ const char* ErrorKindName(ErrorKind kind) {
     case ErrorKind::kCodegen: return "CodegenError";
     case ErrorKind::kIO: return "OSError";
     case ErrorKind::kInternal: return "InternalError";
+    case ErrorKind::kCompile: return "CompileError";
   }
   return "Error";
 }

@@ -20,6 +20,7 @@ enum class ErrorKind {
   kCodegen,       // a backend cannot translate the program (pypto.CodegenError)
   kIO,            // files (Python OSError)
   kInternal,      // a bug in PyPTO (pypto.InternalError)
+  kCompile,       // generated code failed to compile or link (pypto.CompileError)
 };
 
 const char* ErrorKindName(ErrorKind kind);

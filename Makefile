@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 JOBS ?= 2
 
-.PHONY: setup build run test test-cpp test-python clean
+.PHONY: setup build run test test-cpp test-python bench clean
 
 setup:
 	@scripts/setup.sh
@@ -32,6 +32,10 @@ test-cpp:
 
 test-python:
 	@cd tests/python && ../../$(PY) -m pytest -q -p no:cacheprovider .
+
+# Benchmarks print measurements (ratios against a reference in the same run); they assert nothing.
+bench: build
+	@build/bin/bench_jit_compile
 
 clean:
 	rm -rf build

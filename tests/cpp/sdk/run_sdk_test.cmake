@@ -49,8 +49,9 @@ execute_process(COMMAND ${CMAKE_COMMAND} -S ${stale} -B ${WORK_DIR}/stale_build 
                   -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_CXX_COMPILER=${CXX_COMPILER}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
 # CMake wraps long messages at spaces, so the words may be split across lines.
-string(REGEX MATCH "declares 'abi:[ \n]+1'[ \n]+but[ \n]+this[ \n]+PyPTO" found "${out}")
-if(rc EQUAL 0 OR NOT found)
+string(REGEX REPLACE "[ \n]+" " " flat "${out}")
+string(FIND "${flat}" "declares 'abi: 1' but this PyPTO" found)
+if(rc EQUAL 0 OR found EQUAL -1)
   message(FATAL_ERROR "configuring a plugin whose manifest says abi: 1 should fail naming the ABI (exit ${rc}):\n${out}")
 endif()
 message(STATUS "stale abi refused:\n${out}")

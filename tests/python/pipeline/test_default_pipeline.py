@@ -48,6 +48,13 @@ def test_manual_example_lowers_to_placed_tile_kernels(kernel, platform):
     assert problems(lowered, platform) == []
 
 
+@pytest.mark.parametrize("cls", programs.PROGRAMS, ids=lambda c: c.__name__)
+def test_pipeline_is_stable_on_front_end_programs(cls):
+    lowered = _lower(pl.program(cls))
+    again = _lower(lowered)
+    ir.assert_structural_equal(again, lowered, enable_auto_mapping=True)
+
+
 @pytest.mark.parametrize("kernel", e2e_programs.PROGRAMS, ids=lambda k: k.__name__)
 def test_pipeline_is_stable(kernel):
     lowered = kernel.lower(**_sample(kernel), config=RunConfig(pipeline=PIPELINE))

@@ -52,6 +52,22 @@ VarPtr IRMutator::Remapped(const VarPtr& var) const {
   return it == var_remap_.end() ? var : it->second;
 }
 
+StmtPtr IRMutator::MutateSplicingStatements(const Ref<SeqStmts>& node) {
+  std::vector<StmtPtr> stmts;
+  bool changed = false;
+  for (const auto& child : node->stmts) {
+    StmtPtr updated = VisitStmt(child);
+    changed |= updated != child;
+    auto seq = updated != child ? As<SeqStmts>(updated) : nullptr;
+    if (seq) {
+      stmts.insert(stmts.end(), seq->stmts.begin(), seq->stmts.end());
+    } else {
+      stmts.push_back(updated);
+    }
+  }
+  return changed ? SeqStmts::Make(std::move(stmts), node->span) : node;
+}
+
 ExprPtr IRMutator::Mutate_(const Ref<Var>& node) { return Remapped(node); }
 ExprPtr IRMutator::Mutate_(const Ref<IterArg>& node) { return Remapped(node); }
 ExprPtr IRMutator::Mutate_(const Ref<MemRef>& node) { return Remapped(node); }

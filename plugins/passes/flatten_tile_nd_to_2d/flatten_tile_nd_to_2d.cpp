@@ -111,19 +111,7 @@ class Flattener : public ir::IRMutator {
   }
 
   StmtPtr Mutate_(const Ref<ir::SeqStmts>& node) override {
-    std::vector<StmtPtr> stmts;
-    bool changed = false;
-    for (const auto& child : node->stmts) {
-      StmtPtr updated = VisitStmt(child);
-      changed |= updated != child;
-      auto seq = updated != child ? As<ir::SeqStmts>(updated) : nullptr;
-      if (seq) {
-        stmts.insert(stmts.end(), seq->stmts.begin(), seq->stmts.end());
-      } else {
-        stmts.push_back(updated);
-      }
-    }
-    return changed ? ir::SeqStmts::Make(std::move(stmts), node->span) : node;
+    return MutateSplicingStatements(node);
   }
 
  private:

@@ -351,21 +351,9 @@ class SpaceRewriter : public ir::IRMutator {
 
   StmtPtr Mutate_(const Ref<ir::SeqStmts>& node) override {
     moves_.emplace_back();
-    std::vector<StmtPtr> stmts;
-    bool changed = false;
-    for (const auto& child : node->stmts) {
-      StmtPtr updated = VisitStmt(child);
-      changed |= updated != child;
-      auto seq = updated != child ? As<ir::SeqStmts>(updated) : nullptr;
-      if (seq) {
-        stmts.insert(stmts.end(), seq->stmts.begin(), seq->stmts.end());
-      } else {
-        stmts.push_back(updated);
-      }
-    }
+    StmtPtr result = MutateSplicingStatements(node);
     moves_.pop_back();
-    if (!changed) return node;
-    return ir::SeqStmts::Make(std::move(stmts), node->span);
+    return result;
   }
 
   StmtPtr Mutate_(const Ref<ir::AssignStmt>& node) override {
@@ -580,19 +568,7 @@ class InvariantMatLoadHoister : public ir::IRMutator {
   using IRMutator::Mutate_;
 
   StmtPtr Mutate_(const Ref<ir::SeqStmts>& node) override {
-    std::vector<StmtPtr> stmts;
-    bool changed = false;
-    for (const auto& child : node->stmts) {
-      StmtPtr updated = VisitStmt(child);
-      changed |= updated != child;
-      auto seq = updated != child ? As<ir::SeqStmts>(updated) : nullptr;
-      if (seq) {
-        stmts.insert(stmts.end(), seq->stmts.begin(), seq->stmts.end());
-      } else {
-        stmts.push_back(updated);
-      }
-    }
-    return changed ? ir::SeqStmts::Make(std::move(stmts), node->span) : node;
+    return MutateSplicingStatements(node);
   }
 
   StmtPtr Mutate_(const Ref<ir::ForStmt>& node) override {

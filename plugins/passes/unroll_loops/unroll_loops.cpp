@@ -134,27 +134,7 @@ class Unroller : public ir::IRMutator {
   }
 
   // Splices the statements of expanded loops into the enclosing sequence.
-  StmtPtr Mutate_(const Ref<ir::SeqStmts>& node) override {
-    std::vector<StmtPtr> stmts;
-    bool changed = false;
-    for (const auto& child : node->stmts) {
-      StmtPtr updated = VisitStmt(child);
-      if (updated == child) {
-        stmts.push_back(child);
-        continue;
-      }
-      changed = true;
-      if (auto seq = As<ir::SeqStmts>(updated)) {
-        stmts.insert(stmts.end(), seq->stmts.begin(), seq->stmts.end());
-      } else {
-        stmts.push_back(updated);
-      }
-    }
-    if (!changed) return node;
-    auto copy = std::make_shared<ir::SeqStmts>(*node);
-    copy->stmts = std::move(stmts);
-    return copy;
-  }
+  StmtPtr Mutate_(const Ref<ir::SeqStmts>& node) override { return MutateSplicingStatements(node); }
 
  private:
   StmtPtr Expand(const ir::ForStmt& loop) {

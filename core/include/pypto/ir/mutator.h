@@ -38,6 +38,11 @@ class IRMutator {
   template <class T>
   Ref<T> MutateChildren(const Ref<T>& node);
 
+  // Visits each statement of `node`; a statement rewritten into a SeqStmts is
+  // spliced into this one rather than nested. Returns `node` itself if no
+  // statement changed. For passes that expand one statement into several.
+  StmtPtr MutateSplicingStatements(const Ref<SeqStmts>& node);
+
   // Makes later uses of `from` refer to `to`.
   void Remap(const VarPtr& from, const VarPtr& to) { var_remap_[from.get()] = to; }
   VarPtr Remapped(const VarPtr& var) const;

@@ -45,6 +45,7 @@ struct PyptoRtContext {
   std::map<int32_t, KernelEntry> kernels;
   std::map<int32_t, PyptoRtTensor*> tensor_args;
   std::map<int32_t, int64_t> scalar_args;
+  std::map<int32_t, Tensor> results;
   std::deque<PyptoRtTensor> tensors;  // deque: handles stay valid as it grows
   std::deque<PyptoRtArgs> args;
 };
@@ -197,6 +198,14 @@ int64_t pypto_rt_arg_scalar(PyptoRtContext* ctx, int32_t index) {
   return out;
 }
 
+int32_t pypto_rt_set_result(PyptoRtContext* ctx, int32_t index, const PyptoRtTensor* tensor) {
+  return Guard(ctx, [&] {
+    if (tensor == nullptr) pypto::ThrowValueError("pypto_rt_set_result: the tensor handle is NULL");
+    if (index < 0) pypto::ThrowValueError("pypto_rt_set_result: result index " + std::to_string(index) + " is negative");
+    ctx->results.insert_or_assign(index, tensor->tensor);
+  });
+}
+
 PyptoRtTensor* pypto_rt_tensor_create(PyptoRtContext* ctx, int32_t dtype, int32_t ndim, const int64_t* shape) {
   PyptoRtTensor* out = nullptr;
   Guard(ctx, [&] {
@@ -323,3 +332,20 @@ int32_t pypto_rt_wait(PyptoRtContext* ctx) {
 }
 
 }  // extern "C"
+
+namespace pypto::runtime {
+
+PyptoRtContext* CreateContext(Runtime& runtime) {
+  auto* ctx = new PyptoRtContext();
+  ctx->runtime = &runtime;
+  return ctx;
+}
+
+void BindTensor(PyptoRtContext* ctx, int32_t index, const Tensor& tensor) {
+  ctx->tensors.push_back({tensor});
+  ctx->tensor_args[index] = &ctx->tensors.back();
+}
+
+std::map<int32_t, Tensor> Results(const PyptoRtContext* ctx) { return ctx->results; }
+
+}  // namespace pypto::runtime

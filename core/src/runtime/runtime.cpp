@@ -360,8 +360,11 @@ struct Member {
   int32_t subblock;
 };
 
+thread_local void* current_core_state = nullptr;
+
 void RunMember(const Member& m, const int64_t* slots, PyptoRtCoreContext& ctx, CoreFault& fault) {
   ctx.fault = &fault;
+  current_core_state = ctx.core_state;
   try {
     m.kernel->fn(slots, &ctx);
   } catch (const std::exception& e) {
@@ -369,9 +372,12 @@ void RunMember(const Member& m, const int64_t* slots, PyptoRtCoreContext& ctx, C
   } catch (...) {
     pypto_rt_kernel_fail(&ctx, "", nullptr, 0, "the kernel threw a non-standard exception");
   }
+  current_core_state = nullptr;
 }
 
 }  // namespace
+
+void* CurrentCoreState() { return current_core_state; }
 
 void Runtime::RunBlock(const Block& block, int cluster_id) {
   Task* t = block.task;

@@ -97,6 +97,10 @@ PYPTO_RT_API PyptoRtTensor* pypto_rt_arg_tensor(PyptoRtContext* ctx, int32_t ind
 /* 0 (and the context's error set) when the index was not bound. */
 PYPTO_RT_API int64_t pypto_rt_arg_scalar(PyptoRtContext* ctx, int32_t index);
 
+/* The program's `index`-th return value: a tensor the orchestration created
+ * (returned to the caller, which keeps it alive) or one of its arguments. */
+PYPTO_RT_API int32_t pypto_rt_set_result(PyptoRtContext* ctx, int32_t index, const PyptoRtTensor* tensor);
+
 /* A new zero-filled, 64-byte aligned tensor living as long as the context. */
 PYPTO_RT_API PyptoRtTensor* pypto_rt_tensor_create(PyptoRtContext* ctx, int32_t dtype, int32_t ndim,
                                                    const int64_t* shape);

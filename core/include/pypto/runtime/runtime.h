@@ -196,4 +196,10 @@ class Runtime {
   bool run_open_ = false;
 };
 
+// The core_state of the core whose kernel the calling thread is running
+// (RuntimeOptions::core_state), or nullptr outside a kernel. It lets native
+// helpers a kernel calls (the simulator's pypto_sim_current_core) find their
+// core without the kernel passing it along.
+void* CurrentCoreState();
+
 }  // namespace pypto::runtime

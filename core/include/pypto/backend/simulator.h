@@ -1,0 +1,50 @@
+// The simulated NPU's cores: one pto::SimCore per core of every cluster
+// (1 AIC + 2 AIV), with on-chip buffers sized from the platform file, handed
+// to the runtime as its per-core state (RuntimeOptions::core_state).
+//
+// Kernels compiled against the SDK's tile ISA (sdk/include/pypto/isa) find
+// their core through pypto_sim_current_core() and end with
+// pypto_sim_finish_kernel(), both defined here: the fault a core recorded
+// becomes a runtime kernel fault naming the kernel, the instruction, the
+// user's source line and the numbers involved.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pypto/backend/platform.h"
+#include "pypto/isa/sim_core.h"
+#include "pypto/runtime/runtime.h"
+
+namespace pypto::backend {
+
+class SimulatedCores {
+ public:
+  // Buffers for `clusters` clusters of `platform`; an AIC gets the cube
+  // spaces (Mat, Left, Right, Acc, Bias), an AIV gets Vec.
+  SimulatedCores(const Platform& platform, int clusters);
+  SimulatedCores(const SimulatedCores&) = delete;
+  SimulatedCores& operator=(const SimulatedCores&) = delete;
+
+  // The core of (cluster, type, lane), for RuntimeOptions::core_state.
+  pto::SimCore* Core(int cluster, runtime::CoreType type, int lane);
+  runtime::RuntimeOptions::CoreStateFn StateFn();
+
+  int clusters() const { return static_cast<int>(cores_.size() / 3); }
+
+ private:
+  std::vector<std::unique_ptr<pto::SimCore>> cores_;            // cluster * 3 + (0 AIC, 1 AIV0, 2 AIV1)
+  std::vector<std::unique_ptr<unsigned char[]>> buffers_;       // owned storage of every core's spaces
+};
+
+// What went wrong, with the numbers and what to do: the message of the
+// runtime fault (which adds the kernel, the instruction and the line).
+std::string DescribeSimFault(const pto::SimFault& fault);
+
+}  // namespace pypto::backend
+
+extern "C" {
+__attribute__((visibility("default"))) pto::SimCore* pypto_sim_current_core();
+__attribute__((visibility("default"))) void pypto_sim_finish_kernel(PyptoRtCoreContext* ctx, const char* source_file);
+}

@@ -66,6 +66,8 @@ void BindErrors(py::module_& m) {
   derived(ErrorKind::kCodegen, "CodegenError", nullptr, "A backend cannot generate code for the program.");
   derived(ErrorKind::kInternal, "InternalError", nullptr, "A bug in PyPTO.");
   derived(ErrorKind::kCompile, "CompileError", nullptr, "Generated code failed to compile or link.");
+  derived(ErrorKind::kRuntime, "KernelFault", "RuntimeError",
+          "A kernel faulted on the device (or simulator), or the program could not run there.");
 
   py::register_exception_translator([](std::exception_ptr p) {
     try {

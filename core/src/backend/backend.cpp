@@ -10,6 +10,7 @@
 #include <set>
 #include <system_error>
 
+#include "pypto/ir/visitor.h"
 #include "pypto/support/strings.h"
 
 namespace pypto::backend {
@@ -111,7 +112,43 @@ bool IsInside(const fs::path& inner, const fs::path& outer) {
   return outer_end == outer.end();
 }
 
+// Finds whether a function defines a tile in a cube memory space.
+class CubeSpaceFinder : public ir::IRVisitor {
+ public:
+  bool found = false;
+
+  void VisitVarDef(const ir::VarPtr& var) override {
+    if (auto tile = ir::As<ir::TileType>(var->type); tile && tile->memory_space && IsCube(*tile->memory_space)) {
+      found = true;
+    }
+    ir::IRVisitor::VisitVarDef(var);
+  }
+
+ private:
+  static bool IsCube(ir::MemorySpace space) {
+    return space == ir::MemorySpace::Mat || space == ir::MemorySpace::Left || space == ir::MemorySpace::Right ||
+           space == ir::MemorySpace::Acc || space == ir::MemorySpace::Bias;
+  }
+};
+
 }  // namespace
+
+ir::FunctionType KernelCoreType(const ir::Function& function) {
+  switch (function.func_type) {
+    case ir::FunctionType::AIC:
+    case ir::FunctionType::AIV:
+      return function.func_type;
+    case ir::FunctionType::InCore: {
+      CubeSpaceFinder finder;
+      for (const auto& param : function.params) finder.VisitVarDef(param);
+      if (function.body) finder.VisitStmt(function.body);
+      return finder.found ? ir::FunctionType::AIC : ir::FunctionType::AIV;
+    }
+    default:
+      ThrowValueError("KernelCoreType: function '" + function.name + "' is " +
+                      std::string(ir::ToString(function.func_type)) + ", not a kernel (InCore, AIC or AIV)");
+  }
+}
 
 const char* ArtifactKindName(ArtifactKind kind) {
   switch (kind) {

@@ -456,7 +456,7 @@ void Runtime::WaitAll() {
                           ") faulted" + where + ": " + r.message +
                           "; tasks not yet started were cancelled";
     Span span = r.line > 0 ? Span(r.file, r.line, 0) : Span();
-    throw Error(ErrorKind::kValue, message, span);
+    throw Error(ErrorKind::kRuntime, message, span);
   }
   if (open_scopes != 0) {
     ThrowValueError("Runtime.wait: " + std::to_string(open_scopes) +

@@ -14,6 +14,7 @@ const char* ErrorKindName(ErrorKind kind) {
     case ErrorKind::kIO: return "OSError";
     case ErrorKind::kInternal: return "InternalError";
     case ErrorKind::kCompile: return "CompileError";
+    case ErrorKind::kRuntime: return "KernelFault";
   }
   return "Error";
 }

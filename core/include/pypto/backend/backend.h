@@ -88,6 +88,13 @@ class Backend {
 
 using BackendFactory = std::function<std::unique_ptr<Backend>()>;
 
+// The core a kernel function runs on: AIC or AIV as declared, and for an
+// InCore function AIC when any tile of it lives in a cube space (Mat, Left,
+// Right, Acc, Bias), else AIV. The NPU and host backends agree through it on
+// where kernels go (kernels/aic|aiv/) and what the orchestration submits.
+// Any other function type is a ValueError.
+ir::FunctionType KernelCoreType(const ir::Function& function);
+
 // "backend 'npu': in function 'f': op 'tile.exp': <message>", located at `span`:
 // the error a backend raises for what it cannot translate. `op` may be empty.
 Error MakeCodegenError(const std::string& backend, const std::string& function, const std::string& op,

@@ -21,6 +21,7 @@ enum class ErrorKind {
   kIO,            // files (Python OSError)
   kInternal,      // a bug in PyPTO (pypto.InternalError)
   kCompile,       // generated code failed to compile or link (pypto.CompileError)
+  kRuntime,       // a kernel faulted or a program could not run (pypto.KernelFault, a RuntimeError)
 };
 
 const char* ErrorKindName(ErrorKind kind);

@@ -14,6 +14,7 @@ void BindPlugins(py::module_& m);
 void BindPasses(py::module_& m);
 void BindPlatforms(py::module_& m);
 void BindRuntime(py::module_& m);
+void BindBackend(py::module_& m);
 
 }  // namespace pypto::python
 
@@ -36,4 +37,6 @@ PYBIND11_MODULE(_core, m) {
   BindPlatforms(platforms);
   auto runtime = m.def_submodule("runtime", "Tensors shared with torch and numpy; the task runtime");
   BindRuntime(runtime);
+  auto backend = m.def_submodule("backend", "Code generation by backend plugins, toolchains, built programs");
+  BindBackend(backend);
 }

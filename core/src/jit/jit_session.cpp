@@ -13,6 +13,8 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
+#include <llvm/IRReader/IRReader.h>
+#include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/Error.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
@@ -108,6 +110,22 @@ void JitSession::AddModule(std::unique_ptr<llvm::LLVMContext> context, std::uniq
                   "A symbol may be defined only once per session: give kernels distinct names or use a fresh "
                   "JitSession.");
   }
+}
+
+void JitSession::AddModuleText(const std::string& name, const std::string& ir_text) {
+  auto context = std::make_unique<llvm::LLVMContext>();
+  llvm::SMDiagnostic diagnostic;
+  auto buffer = llvm::MemoryBuffer::getMemBuffer(ir_text, name, /*RequiresNullTerminator=*/false);
+  std::unique_ptr<llvm::Module> module = llvm::parseIR(buffer->getMemBufferRef(), diagnostic, *context);
+  if (!module) {
+    throw Error(ErrorKind::kCompile,
+                "LLVM IR '" + name + "' does not parse: line " + std::to_string(diagnostic.getLineNo()) + ":" +
+                    std::to_string(diagnostic.getColumnNo()) + ": " + diagnostic.getMessage().str() +
+                    ". If PyPTO generated it, report it together with the program; if you edited it, fix that line.",
+                Span(name, diagnostic.getLineNo(), diagnostic.getColumnNo()));
+  }
+  module->setModuleIdentifier(name);
+  AddModule(std::move(context), std::move(module));
 }
 
 void JitSession::DefineSymbol(const std::string& name, void* address) {

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <map>
 #include <set>
 #include <system_error>
 
@@ -14,7 +15,7 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::vector<std::string> kRequiredFields = {"name", "kind", "version", "abi", "library", "provides"};
-const std::vector<std::string> kOptionalFields = {"requires", "description"};
+const std::vector<std::string> kOptionalFields = {"requires", "description", "toolchains"};
 const std::vector<std::string> kKinds = {"pass", "backend", "kernel"};
 
 class ManifestReader {
@@ -38,6 +39,7 @@ class ManifestReader {
     m.provides = List(root, "provides");
     if (root["requires"]) m.requires_ = List(root, "requires");
     if (root["description"]) m.description = Text(root, "description");
+    if (root["toolchains"]) m.toolchains = Toolchains(root, m.kind);
     return m;
   }
 
@@ -104,6 +106,27 @@ class ManifestReader {
            "manifest field 'library' must be a file name in the manifest's folder, not the path '" + library + "'");
     }
     return library;
+  }
+
+  // platform -> toolchain name; only a backend generates code a toolchain builds.
+  std::map<std::string, std::string> Toolchains(const YAML::Node& root, const std::string& kind) const {
+    YAML::Node node = root["toolchains"];
+    if (kind != "backend") {
+      Fail(node.Mark(), "manifest field 'toolchains' belongs to backend plugins; this plugin's kind is '" + kind + "'");
+    }
+    if (!node.IsMap()) {
+      Fail(node.Mark(), "manifest field 'toolchains' must map platforms to toolchains, such as "
+                        "{a2a3sim: simulator, a2a3: ascend}, not " + YamlKindName(node));
+    }
+    std::map<std::string, std::string> toolchains;
+    for (const auto& entry : node) {
+      if (!entry.second.IsScalar() || entry.second.Scalar().empty()) {
+        Fail(entry.second.Mark(), "the toolchain of platform '" + entry.first.Scalar() + "' must be a name, not " +
+                                      YamlKindName(entry.second));
+      }
+      toolchains[entry.first.Scalar()] = entry.second.Scalar();
+    }
+    return toolchains;
   }
 
   std::vector<std::string> List(const YAML::Node& root, const std::string& field) const {

@@ -10,7 +10,6 @@ from pypto.jit.cache import CacheInfo, SpecializationKey
 from pypto.jit.compiled import CompiledProgram
 from pypto.jit.decorators import JitDecorator, KernelDecorator, jit
 from pypto.jit.errors import (
-    CodegenUnavailableError,
     KernelArgumentError,
     KernelShapeError,
 )
@@ -20,7 +19,6 @@ __all__ = [
     "KINDS",
     "AnnotationError",
     "CacheInfo",
-    "CodegenUnavailableError",
     "CompiledProgram",
     "DynamicDim",
     "JITFunction",

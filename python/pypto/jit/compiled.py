@@ -1,41 +1,71 @@
-"""CompiledProgram: what compile() returns, and what a kernel call dispatches to."""
+"""CompiledProgram: what compile() returns, and what a kernel call dispatches to.
+
+A compiled program owns its output folder (kernels/, orchestration/, report/,
+debug/, compiled_meta.json) and, where the platform's toolchain runs here,
+the built executable: kernels and orchestration linked into the process.
+Calling it binds torch or numpy arguments without copies, runs the
+orchestration on the (simulated) device and returns like the kernel's
+``return`` statement: ``pl.Out``/``pl.InOut`` arguments are written in place
+and returned as the very objects passed in.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+import struct
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pypto import ir
+from pypto import KernelFault, ir
+from pypto.jit import codegen
 from pypto.jit.cache import SpecializationKey
-from pypto.jit.errors import CodegenUnavailableError
 from pypto.runtime.config import BackendType
+from pypto._core.runtime import Tensor as RuntimeTensor
 
-CODEGEN_DOCS = "docs/jit.md#what-works-today"
+META_FILE = "compiled_meta.json"
+_FLOAT_FORMATS = {"FP32": ("<f", "<I"), "FP64": ("<d", "<Q"), "FP16": ("<e", "<H")}
+
+
+@dataclass(frozen=True)
+class ProgramParam:
+    """One parameter of the orchestration function: a tensor or a scalar of `dtype`."""
+
+    name: str
+    kind: str  # "tensor" | "scalar"
+    dtype: str
+    shape: tuple[Any, ...] = ()
+    direction: str = "In"
 
 
 @dataclass(frozen=True)
 class CompiledProgram:
-    """A specialized, lowered program and the directory its artifacts go to.
-
-    ``stage`` says how far compilation went: "passes" means the program went
-    through the pass pipeline and kernel code generation is not available
-    yet, so ``codegen_available`` is False and calling it raises
-    CodegenUnavailableError naming the missing piece.
+    """A specialized, lowered and built program and the folder its artifacts are in.
 
     ``perf_hints`` are the performance hints of the compile (``ir.Diagnostic``
     values, as written to ``perf_hints_log``; see docs/diagnostics.md).
+    ``executable`` is None where the platform cannot run on this machine
+    (``a2a3``/``a5`` without the Ascend toolchain); ``unavailable`` then says
+    what is missing.
     """
 
-    program: ir.Program
+    program: ir.Program | None
     output_dir: Path
     platform: str
     backend_type: BackendType
     param_names: tuple[str, ...]
-    key: SpecializationKey
-    stage: str = "passes"
-    codegen_available: bool = False
+    key: SpecializationKey | None
+    entry: str
+    params: tuple[ProgramParam, ...]
+    result_count: int
+    artifacts: tuple[Any, ...] = ()
+    executable: Any = None
+    toolchain: str = "simulator"
+    unavailable: str = ""
     perf_hints: tuple[Any, ...] = ()
+    _state: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    # ------------------------------------------------------------- the folder
 
     @property
     def report_dir(self) -> Path:
@@ -52,12 +82,158 @@ class CompiledProgram:
         """Where the program after every pass was printed, when dump_passes was on."""
         return self.output_dir / "passes_dump"
 
-    def missing_piece(self) -> str:
-        return (f"kernel code generation for platform '{self.platform}' is not available yet: "
-                f"compile() stops after the passes (the lowered program is CompiledProgram.program"
-                f"{', printed per pass under ' + str(self.passes_dump_dir) if self.passes_dump_dir.is_dir() else ''}); "
-                f"see {CODEGEN_DOCS}")
+    @property
+    def kernel_files(self) -> list[Path]:
+        """The generated kernel sources, kernels/aic/*.cpp and kernels/aiv/*.cpp."""
+        return sorted((self.output_dir / "kernels").glob("*/*.cpp"))
+
+    @property
+    def orchestration_files(self) -> list[Path]:
+        return sorted((self.output_dir / "orchestration").glob("*.ll"))
+
+    @property
+    def can_run(self) -> bool:
+        return self.executable is not None
+
+    # ------------------------------------------------------------------- call
 
     def __call__(self, *args: Any, config: Any = None, **kwargs: Any) -> Any:
-        del args, config, kwargs  # the kernel's arguments; nothing can run them yet
-        raise CodegenUnavailableError(self.missing_piece())
+        """Runs the program on the arguments (positional in parameter order, or by name)."""
+        del config  # run options of the simulator are fixed at compile time today
+        values = self._bind(args, kwargs)
+        return self.run_bound(values)
+
+    def run_bound(self, values: dict[str, Any]) -> Any:
+        """Runs on arguments given by parameter name (what a kernel call has already bound)."""
+        if self.executable is None:
+            raise KernelFault(f"cannot run '{self.entry}' on platform '{self.platform}': {self.unavailable}")
+        if not self._state.get("inputs_saved"):
+            self._state["inputs_saved"] = True
+            _save_debug_inputs(self.output_dir, self.params, values)
+        slots = [self._slot(p, values[p.name]) for p in self.params]
+        results = self.executable.run(self.entry, slots)
+        return self._return_value(results, values)
+
+    def _bind(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
+        names = [p.name for p in self.params]
+        if len(args) > len(names):
+            raise TypeError(f"{self.entry}() takes {len(names)} arguments ({', '.join(names)}), got {len(args)}")
+        values = dict(zip(names, args))
+        for name, value in kwargs.items():
+            if name not in names:
+                raise TypeError(f"{self.entry}() has no parameter '{name}'; its parameters are {', '.join(names)}")
+            if name in values:
+                raise TypeError(f"{self.entry}() got two values for '{name}'")
+            values[name] = value
+        missing = [n for n in names if n not in values]
+        if missing:
+            raise TypeError(f"{self.entry}() is missing {', '.join(repr(m) for m in missing)}")
+        return values
+
+    @staticmethod
+    def _slot(param: ProgramParam, value: Any) -> Any:
+        if param.kind == "tensor":
+            return value if isinstance(value, RuntimeTensor) else RuntimeTensor(value)
+        return scalar_bits(value, param.dtype)
+
+    def _return_value(self, results: list[Any], values: dict[str, Any]) -> Any:
+        if self.result_count == 0:
+            return None
+        returned = tuple(self._as_user_tensor(r, values) for r in results)
+        return returned[0] if self.result_count == 1 else returned
+
+    def _as_user_tensor(self, result: RuntimeTensor, values: dict[str, Any]) -> Any:
+        """The argument object a result aliases, else the result as a torch tensor (or numpy array)."""
+        for param in self.params:
+            if param.kind != "tensor":
+                continue
+            arg = values[param.name]
+            wrapped = arg if isinstance(arg, RuntimeTensor) else RuntimeTensor(arg)
+            if wrapped.data_ptr == result.data_ptr and tuple(wrapped.shape) == tuple(result.shape):
+                return arg
+        return _to_user_array(result, values.values())
+
+    # ------------------------------------------------------------ persistence
+
+    def write_meta(self) -> None:
+        """compiled_meta.json: what from_dir needs to run the folder again without the source."""
+        meta = {
+            "entry": self.entry,
+            "platform": self.platform,
+            "backend_type": self.backend_type.value,
+            "param_names": list(self.param_names),
+            "params": [p.__dict__ | {"shape": [str(d) for d in p.shape]} for p in self.params],
+            "result_count": self.result_count,
+        }
+        (self.output_dir / META_FILE).write_text(json.dumps(meta, indent=2) + "\n")
+
+    @classmethod
+    def from_dir(cls, output_dir: str | Path) -> CompiledProgram:
+        """Rebuilds a compile output folder (kernels/ and orchestration/ as they are now, edits included)."""
+        output_dir = Path(output_dir)
+        meta_path = output_dir / META_FILE
+        if not meta_path.is_file():
+            raise FileNotFoundError(f"{meta_path} does not exist: pass a folder compile() wrote")
+        meta = json.loads(meta_path.read_text())
+        params = tuple(ProgramParam(p["name"], p["kind"], p["dtype"], tuple(p["shape"]), p["direction"])
+                       for p in meta["params"])
+        artifacts = codegen.read_artifacts(output_dir)
+        chain = codegen.toolchain(meta["platform"])
+        executable = codegen.build(chain, artifacts, meta["platform"]) if chain.can_run else None
+        return cls(None, output_dir, meta["platform"], BackendType(meta["backend_type"]), tuple(meta["param_names"]),
+                   None, meta["entry"], params, meta["result_count"], tuple(artifacts), executable, chain.name,
+                   chain.unavailable)
+
+
+def scalar_bits(value: Any, dtype: str) -> int:
+    """The 64-bit slot of a scalar: integers sign-extended, floats as the bits of their own width."""
+    if dtype in _FLOAT_FORMATS:
+        value_format, bits_format = _FLOAT_FORMATS[dtype]
+        return struct.unpack(bits_format, struct.pack(value_format, float(value)))[0]
+    if dtype == "BOOL":
+        return int(bool(value))
+    return int(value)
+
+
+def program_params(function: ir.Function) -> tuple[ProgramParam, ...]:
+    """The parameters of an orchestration function as the call binds them."""
+    params = []
+    for var, direction in zip(function.params, function.param_directions):
+        t = var.type
+        if isinstance(t, ir.TensorType):
+            params.append(ProgramParam(var.name_hint, "tensor", t.dtype.name, tuple(t.shape), direction.name))
+        else:
+            params.append(ProgramParam(var.name_hint, "scalar", t.dtype.name))
+    return tuple(params)
+
+
+def _to_user_array(result: RuntimeTensor, args: Any) -> Any:
+    """A fresh result as the kind of array the caller passed: torch if any argument was torch, else numpy."""
+    if any(type(a).__module__.startswith("torch") for a in args):
+        import torch
+
+        return torch.from_dlpack(result)
+    import numpy
+
+    return numpy.from_dlpack(result)
+
+
+def _save_debug_inputs(output_dir: Path, params: tuple[ProgramParam, ...], values: dict[str, Any],
+                       limit_bytes: int = 64 << 20) -> None:
+    """Saves the first call's inputs under debug/inputs/ (when they are small) for debug/run.py."""
+    import numpy
+
+    arrays, total = {}, 0
+    for param in params:
+        value = values[param.name]
+        if param.kind == "scalar":
+            arrays[param.name] = numpy.asarray(value)
+            continue
+        array = numpy.from_dlpack(value if isinstance(value, RuntimeTensor) else RuntimeTensor(value))
+        total += array.nbytes
+        if total > limit_bytes:
+            return
+        arrays[param.name] = array.copy()
+    folder = output_dir / "debug" / "inputs"
+    folder.mkdir(parents=True, exist_ok=True)
+    numpy.savez(folder / "inputs.npz", **arrays)

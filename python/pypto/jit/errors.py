@@ -159,7 +159,3 @@ class KernelShapeError(pypto.InvalidValueError):
     @classmethod
     def at(cls, message: str, site: CallSite | None, argument: ArgumentRef | None = None) -> KernelShapeError:
         return _located(cls, message, site, argument)
-
-
-class CodegenUnavailableError(pypto.Error):
-    """Kernel code generation for the platform does not exist yet, so the program cannot run."""

@@ -13,8 +13,14 @@ One call, in order (the recipe of ``compile()``):
    (``report/perf_hints.log``, ``report/compile_profile.{txt,json}``; a
    one-line summary on stderr when there are performance hints), and cache
    the result;
-4. dispatch: kernel code generation is not there yet, so a call stops with
-   CodegenUnavailableError naming the missing piece.
+4. generate code (``pypto.jit.codegen``): PTO-ISA kernels under ``kernels/``
+   (NPU backend), orchestration LLVM IR under ``orchestration/`` (host
+   backend), written to the output directory with ``compiled_meta.json`` and
+   ``debug/run.py``; build them with the platform's toolchain (on the
+   simulators: compiled in the process, cached on disk, linked into one JIT
+   session);
+5. dispatch: bind the arguments without copies and run the orchestration on
+   the runtime; ``pl.Out``/``pl.InOut`` arguments are written in place.
 """
 
 from __future__ import annotations
@@ -30,11 +36,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pypto
 from pypto import ir, passes
-from pypto.jit import arrays, report
+from pypto.jit import arrays, codegen, debug_runner, report
 from pypto.jit.annotations import AnnotationReader, DynamicDim, ParamSpec
 from pypto.jit.cache import CacheInfo, ScalarKey, SpecializationCache, SpecializationKey, tensor_key
-from pypto.jit.compiled import CompiledProgram
+from pypto.jit.compiled import CompiledProgram, program_params
 from pypto.jit.errors import (
     ArgumentRef,
     CallSite,
@@ -246,13 +253,18 @@ class JITFunction:
     def _build(self, specialization: Specialization, config: RunConfig) -> CompiledProgram:
         program = self._parse(specialization)
         output_dir = _make_output_dir(config, specialization.program_name)
-        manager = _pass_manager(config)
-        diagnostics, timing = passes.DiagnosticsInstrument(), passes.TimingInstrument()
-        lowered = manager.run(program, dump_dir=str(output_dir) if config.dump_passes else None,
-                              platform=config.platform, instruments=[diagnostics, timing])
-        hints = report.write_compile_report(output_dir, diagnostics, timing, disabled=config.disabled_diagnostics)
-        return CompiledProgram(lowered, output_dir, config.platform, config.backend_type, self.param_names,
-                               specialization.key, perf_hints=tuple(hints))
+        lowered, hints = _lower_with_report(program, output_dir, config)
+        artifacts = codegen.generate(lowered, config.platform)
+        codegen.write(output_dir, artifacts)
+        chain = codegen.toolchain(config.platform)
+        executable = codegen.build(chain, artifacts, config.platform) if chain.can_run else None
+        entry = _entry_function(lowered, self.name)
+        compiled = CompiledProgram(lowered, output_dir, config.platform, config.backend_type, self.param_names,
+                                   specialization.key, entry.name, program_params(entry), len(entry.return_types),
+                                   tuple(artifacts), executable, chain.name, chain.unavailable, tuple(hints))
+        compiled.write_meta()
+        debug_runner.write(output_dir)
+        return compiled
 
     def _parse(self, specialization: Specialization) -> ir.Program:
         # Looked up at call time: pypto.language imports this module for `pl.jit`.
@@ -410,6 +422,27 @@ def _keyword_error(keyword: str, listing: str, method: str, site: CallSite | Non
             f"compile options go through RunConfig: '{keyword}' is not a parameter of {listing}; {how}",
             site, argument)
     return KernelArgumentError.at(f"{listing} got an unexpected keyword argument '{keyword}'", site, argument)
+
+
+def _lower_with_report(program: ir.Program, output_dir: Path, config: RunConfig) -> tuple[ir.Program, list[Any]]:
+    """Runs the pipeline (dumping when asked) and writes report/perf_hints.log and compile_profile."""
+    diagnostics, timing = passes.DiagnosticsInstrument(), passes.TimingInstrument()
+    lowered = _pass_manager(config).run(program, dump_dir=str(output_dir) if config.dump_passes else None,
+                                        platform=config.platform, instruments=[diagnostics, timing])
+    hints = report.write_compile_report(output_dir, diagnostics, timing, disabled=config.disabled_diagnostics)
+    return lowered, hints
+
+
+def _entry_function(program: ir.Program, name: str) -> ir.Function:
+    """The orchestration function a call runs: the kernel's own name, else the program's only one."""
+    orchestrations = [f for f in program.functions if f.func_type == ir.FunctionType.Orchestration]
+    for function in orchestrations:
+        if function.name == name:
+            return function
+    if len(orchestrations) == 1:
+        return orchestrations[0]
+    names = ", ".join(f.name for f in orchestrations) or "none"
+    raise pypto.InternalError(f"the lowered program has no orchestration function '{name}' (it has: {names})")
 
 
 def _pass_manager(config: RunConfig) -> passes.PassManager:

@@ -39,6 +39,10 @@ class JitSession {
   // a kCompile error naming the module and the verifier's complaint. The
   // context must be the one the module was built in.
   void AddModule(std::unique_ptr<llvm::LLVMContext> context, std::unique_ptr<llvm::Module> module);
+  // A module in LLVM's textual IR (an orchestration/<f>.ll file); `name`
+  // identifies it in errors. Text that does not parse is a kCompile error
+  // with the line and column.
+  void AddModuleText(const std::string& name, const std::string& ir_text);
   // Makes `name` resolve to `address` in code added later.
   void DefineSymbol(const std::string& name, void* address);
 

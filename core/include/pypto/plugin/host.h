@@ -31,6 +31,9 @@ struct Manifest {
   std::vector<std::string> provides;   // pass/backend/kernel names
   std::vector<std::string> requires_;  // other plugins' names
   std::string description;
+  // Backends: the toolchain that builds the generated code, per platform
+  // (`toolchains: {a2a3sim: simulator, a2a3: ascend}`).
+  std::map<std::string, std::string> toolchains;
   std::filesystem::path manifest_path;
 
   std::filesystem::path library_path() const { return manifest_path.parent_path() / library; }

@@ -1,0 +1,73 @@
+"""Code generation and building: the steps of compile() after the passes.
+
+The lowered program's kernel functions go to the NPU backend (PTO-ISA C++
+under ``kernels/``), its orchestration functions to the host backend (LLVM
+IR under ``orchestration/``). The toolchain the NPU backend's manifest names
+for the platform builds them: on ``a2a3sim``/``a5sim`` the simulator compiles
+the kernels in the process (cached on disk) and links everything into one
+JIT session; on ``a2a3``/``a5`` the artifacts are written and running says
+what is missing.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from pypto import ir
+from pypto._core import backend as _backend
+
+KERNEL_BACKEND = "npu"
+HOST_BACKEND = "host"
+CACHE_DIR_ENV = "PYPTO_CACHE_DIR"
+
+Artifact = _backend.Artifact
+ArtifactKind = _backend.ArtifactKind
+Executable = _backend.Executable
+
+
+def generate(program: ir.Program, platform: str) -> list[Artifact]:
+    """Kernel sources and orchestration IR for a lowered program."""
+    return list(_backend.generate(KERNEL_BACKEND, program, platform)) + \
+        list(_backend.generate(HOST_BACKEND, program, platform))
+
+
+def write(output_dir: Path, artifacts: list[Artifact]) -> list[Path]:
+    return [Path(p) for p in _backend.write_artifacts(output_dir, artifacts)]
+
+
+@dataclass(frozen=True)
+class Toolchain:
+    """The toolchain of a platform, and why it cannot run here (empty when it can)."""
+
+    name: str
+    unavailable: str
+
+    @property
+    def can_run(self) -> bool:
+        return not self.unavailable
+
+
+def toolchain(platform: str) -> Toolchain:
+    name = _backend.toolchain_for(KERNEL_BACKEND, platform)
+    return Toolchain(name, _backend.toolchain_unavailable(name))
+
+
+def build(chain: Toolchain, artifacts: list[Artifact], platform: str) -> Executable:
+    """Compiles and links the artifacts; kernel objects are cached under $PYPTO_CACHE_DIR or ~/.cache/pypto."""
+    cache_dir = os.environ.get(CACHE_DIR_ENV) or None
+    return _backend.build(chain.name, artifacts, platform, cache_dir=cache_dir)
+
+
+def read_artifacts(output_dir: Path) -> list[Artifact]:
+    """The kernel sources and orchestration IR of a compile output folder (possibly edited by hand)."""
+    artifacts = []
+    for core in ("aic", "aiv"):
+        for path in sorted((output_dir / "kernels" / core).glob("*.cpp")):
+            artifacts.append(Artifact(f"kernels/{core}/{path.name}", ArtifactKind.KernelSource, path.read_text(),
+                                      function=path.stem, core=getattr(ir.FunctionType, core.upper())))
+    for path in sorted((output_dir / "orchestration").glob("*.ll")):
+        artifacts.append(Artifact(f"orchestration/{path.name}", ArtifactKind.OrchestrationIR, path.read_text(),
+                                  function=path.stem))
+    return artifacts

@@ -19,7 +19,7 @@ build: setup
 		-Ccmake.define.PYPTO_WERROR=ON -Ccmake.define.PYPTO_BUILD_TESTS=ON
 
 run: build
-	@$(PY) examples/foundation_tour.py
+	@$(PY) examples/beginner/01_hello_world.py
 
 test: build
 	@status=0; \
@@ -36,6 +36,7 @@ test-python:
 # Benchmarks print measurements (ratios against a reference in the same run); they assert nothing.
 bench: build
 	@build/bin/bench_jit_compile
+	@$(PY) bench/bench_kernels.py
 
 clean:
 	rm -rf build

@@ -1,6 +1,21 @@
+import os
+
 import pytest
 
 from pypto import ir
+
+
+@pytest.fixture(scope="session", autouse=True)
+def object_cache(tmp_path_factory):
+    """One kernel object cache for the whole run, outside the user's ~/.cache (subprocesses inherit it)."""
+    folder = tmp_path_factory.mktemp("pypto_cache")
+    previous = os.environ.get("PYPTO_CACHE_DIR")
+    os.environ["PYPTO_CACHE_DIR"] = str(folder)
+    yield folder
+    if previous is None:
+        os.environ.pop("PYPTO_CACHE_DIR", None)
+    else:
+        os.environ["PYPTO_CACHE_DIR"] = previous
 
 
 @pytest.fixture

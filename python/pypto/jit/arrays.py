@@ -133,5 +133,9 @@ def tensor_arg(value: object) -> TensorArg:
             raise UnsupportedArgument(f"numpy dtype {name} has no PyPTO dtype; supported: "
                                       f"{', '.join(NUMPY_DTYPES)} (bfloat16 and float8 through ml_dtypes)")
         return TensorArg(tuple(int(d) for d in value.shape), NUMPY_DTYPES[name], "numpy")  # type: ignore[attr-defined]
+    if type(value).__name__ == "DeviceTensor":
+        raise UnsupportedArgument("a DeviceTensor lives on one ChipWorker and kernel calls bind host tensors: "
+                                  "compile the kernel (kernel.compile(...)) and run it with worker.run(compiled, ...) "
+                                  "or worker.register(compiled)")
     raise UnsupportedArgument(f"expected a torch tensor, a numpy array or a Python scalar, "
                               f"got {type(value).__module__}.{type(value).__qualname__}")

@@ -237,8 +237,11 @@ class JITFunction:
 
     def __call__(self, *args: Any, config: RunConfig | None = None, **kwargs: Any) -> Any:
         config = _resolve_config(config, dump_passes=True)
-        compiled = self._compiled(args, kwargs, config, find_call_site(), "call", samples_optional=False)
-        return compiled(*args, config=config, **kwargs)
+        site = find_call_site()
+        compiled = self._compiled(args, kwargs, config, site, "call", samples_optional=False)
+        # Scalars the program was specialized on are constants in it, not arguments.
+        values = self._bind(args, kwargs, site, "call", samples_optional=False).values
+        return compiled.run_bound({p.name: values[p.name] for p in compiled.params})
 
     def _compiled(self, args: tuple[Any, ...], kwargs: dict[str, Any], config: RunConfig, site: CallSite | None,
                   method: str, *, samples_optional: bool) -> CompiledProgram:

@@ -77,6 +77,25 @@ TEST_F(ManifestTest, RequiresAndDescriptionAreOptional) {
   EXPECT_EQ(m.kind, "kernel");
 }
 
+TEST_F(ManifestTest, BackendNamesAToolchainPerPlatform) {
+  Manifest m = ParseManifest(Write("name: b\nkind: backend\nversion: '1'\nabi: 2\nlibrary: libb.so\nprovides: [b]\n"
+                                   "toolchains: {a2a3sim: simulator, a2a3: ascend}\n"));
+  EXPECT_EQ(m.toolchains, (std::map<std::string, std::string>{{"a2a3", "ascend"}, {"a2a3sim", "simulator"}}));
+}
+
+TEST_F(ManifestTest, ToolchainsBelongToBackends) {
+  Error e = ParseError("name: p\nkind: pass\nversion: '1'\nabi: 2\nlibrary: libp.so\nprovides: [P]\n"
+                       "toolchains: {a2a3sim: simulator}\n");
+  EXPECT_TRUE(Contains(e.message(), "'toolchains' belongs to backend plugins"));
+  EXPECT_EQ(e.span().begin_line, 7);
+}
+
+TEST_F(ManifestTest, ToolchainsMustBeAMapping) {
+  Error e = ParseError("name: b\nkind: backend\nversion: '1'\nabi: 2\nlibrary: libb.so\nprovides: [b]\n"
+                       "toolchains: [simulator]\n");
+  EXPECT_TRUE(Contains(e.message(), "must map platforms to toolchains"));
+}
+
 TEST_F(ManifestTest, MalformedYamlNamesFileAndLine) {
   fs::path file = kFixtures / "broken/malformed/manifest.yaml";
   Error e = ErrorFrom([&] { ParseManifest(file); });

@@ -1,0 +1,212 @@
+"""Kernels on the simulator vs. torch eager on the same inputs, in one process.
+
+    .venv/bin/python bench/bench_kernels.py        (make bench runs it)
+
+Each row times our kernel (compiled once, then called) and the same math as
+torch eager ops, reporting medians and the ratio torch / ours (above 1:
+ours is faster). The last rows are compile and dispatch costs. Every result
+is checked against torch first. Nothing is asserted about speed.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import torch
+
+import pypto.language as pl
+from pypto.runtime import RunConfig
+
+CONFIG = RunConfig(platform="a2a3sim")
+ROUNDS = int(os.environ.get("PYPTO_BENCH_ROUNDS", "5"))
+
+
+def median_seconds(fn: Callable[[], object], rounds: int = ROUNDS, warmup: int = 1) -> float:
+    for _ in range(warmup):
+        fn()
+    samples = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+# ----------------------------------------------------------------- kernels
+
+N = 4096
+ROW_BLOCK = 4  # rows of 4096 FP32 per task: two 64 KiB tiles in Vec
+CHAIN_BLOCK = 2
+
+
+@pl.jit
+def add_4096(a: pl.Tensor[[N, N], pl.FP32], b: pl.Tensor[[N, N], pl.FP32], out: pl.Out[pl.Tensor[[N, N], pl.FP32]]):
+    for r in pl.parallel(0, N, ROW_BLOCK):
+        with pl.at(level=pl.Level.CORE_GROUP):
+            ta = pl.load(a, [r, 0], [ROW_BLOCK, N])
+            tb = pl.load(b, [r, 0], [ROW_BLOCK, N])
+            pl.store(pl.add(ta, tb), [r, 0], out)
+    return out
+
+
+@pl.jit
+def chain_4096(a: pl.Tensor[[N, N], pl.FP32], b: pl.Tensor[[N, N], pl.FP32], out: pl.Out[pl.Tensor[[N, N], pl.FP32]]):
+    for r in pl.parallel(0, N, CHAIN_BLOCK):
+        with pl.at(level=pl.Level.CORE_GROUP):
+            ta = pl.load(a, [r, 0], [CHAIN_BLOCK, N])
+            tb = pl.load(b, [r, 0], [CHAIN_BLOCK, N])
+            pl.store(pl.relu(pl.add(pl.mul(pl.add(ta, tb), tb), 1.0)), [r, 0], out)
+    return out
+
+
+SM_ROWS, SM_COLS, SM_BLOCK = 4096, 1024, 16
+
+
+@pl.jit
+def softmax_rows(x: pl.Tensor[[SM_ROWS, SM_COLS], pl.FP32], out: pl.Out[pl.Tensor[[SM_ROWS, SM_COLS], pl.FP32]]):
+    for r in pl.parallel(0, SM_ROWS, SM_BLOCK):
+        with pl.at(level=pl.Level.CORE_GROUP):
+            t = pl.load(x, [r, 0], [SM_BLOCK, SM_COLS])
+            work = pl.create_tile([SM_BLOCK, SM_COLS], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+            m: pl.Tile[[SM_BLOCK, 1], pl.FP32] = pl.row_max(t, work)
+            e = pl.exp(pl.row_expand_sub(t, m))
+            s: pl.Tile[[SM_BLOCK, 1], pl.FP32] = pl.row_sum(e, work)
+            pl.store(pl.row_expand_div(e, s), [r, 0], out)
+    return out
+
+
+RMS_BLOCK = 2
+
+
+@pl.jit
+def rms_norm_4096(x: pl.Tensor[[N, N], pl.FP32], gamma: pl.Tensor[[1, N], pl.FP32],
+                  out: pl.Out[pl.Tensor[[N, N], pl.FP32]]):
+    for r in pl.parallel(0, N, RMS_BLOCK):
+        with pl.at(level=pl.Level.CORE_GROUP):
+            t = pl.load(x, [r, 0], [RMS_BLOCK, N])
+            work = pl.create_tile([RMS_BLOCK, N], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+            ss: pl.Tile[[RMS_BLOCK, 1], pl.FP32] = pl.row_sum(pl.mul(t, t), work)
+            rms = pl.sqrt(pl.add(pl.mul(ss, 1.0 / N), 1e-6))
+            pl.store(pl.col_expand_mul(pl.row_expand_div(t, rms), pl.load(gamma, [0, 0], [1, N])), [r, 0], out)
+    return out
+
+
+MM, MM_BLOCK = 1024, 128
+MM32_BLOCK = 64  # FP32 operands: two 64x1024 panels fill Mat
+
+
+@pl.jit
+def matmul_f16(a: pl.Tensor[[MM, MM], pl.FP16], b: pl.Tensor[[MM, MM], pl.FP16],
+               out: pl.Out[pl.Tensor[[MM, MM], pl.FP32]]):
+    for i in pl.parallel(0, MM, MM_BLOCK):
+        for j in pl.parallel(0, MM, MM_BLOCK):
+            with pl.at(level=pl.Level.CORE_GROUP):
+                out[i:i + MM_BLOCK, j:j + MM_BLOCK] = pl.matmul(a[i:i + MM_BLOCK, :], b[:, j:j + MM_BLOCK],
+                                                                out_dtype=pl.FP32)
+    return out
+
+
+@pl.jit
+def matmul_f32(a: pl.Tensor[[MM, MM], pl.FP32], b: pl.Tensor[[MM, MM], pl.FP32],
+               out: pl.Out[pl.Tensor[[MM, MM], pl.FP32]]):
+    for i in pl.parallel(0, MM, MM32_BLOCK):
+        for j in pl.parallel(0, MM, MM32_BLOCK):
+            with pl.at(level=pl.Level.CORE_GROUP):
+                out[i:i + MM32_BLOCK, j:j + MM32_BLOCK] = pl.matmul(a[i:i + MM32_BLOCK, :], b[:, j:j + MM32_BLOCK],
+                                                                out_dtype=pl.FP32)
+    return out
+
+
+@pl.jit
+def hello(a: pl.Tensor[[128, 128], pl.FP32], b: pl.Tensor[[128, 128], pl.FP32],
+          out: pl.Out[pl.Tensor[[128, 128], pl.FP32]]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        pl.store(pl.add(pl.load(a, [0, 0], [128, 128]), pl.load(b, [0, 0], [128, 128])), [0, 0], out)
+    return out
+
+
+# --------------------------------------------------------------- the rows
+
+
+def kernel_rows() -> list[tuple[str, float, float]]:
+    torch.manual_seed(0)
+    rows = []
+
+    def row(name: str, ours: Callable[[], object], theirs: Callable[[], object], check: Callable[[], None]) -> None:
+        ours()
+        check()
+        rows.append((name, median_seconds(ours), median_seconds(theirs)))
+
+    a, b, out = torch.randn(N, N), torch.randn(N, N), torch.empty(N, N)
+    row("elementwise add 4096x4096 FP32", lambda: add_4096(a, b, out, config=CONFIG), lambda: torch.add(a, b, out=out),
+        lambda: torch.testing.assert_close(out, a + b))
+    row("fused chain relu((a+b)*b+1) 4096x4096", lambda: chain_4096(a, b, out, config=CONFIG),
+        lambda: torch.relu((a + b) * b + 1.0),
+        lambda: torch.testing.assert_close(out, torch.relu((a + b) * b + 1.0)))
+    x, y = torch.randn(SM_ROWS, SM_COLS), torch.empty(SM_ROWS, SM_COLS)
+    row("row softmax 4096x1024 FP32", lambda: softmax_rows(x, y, config=CONFIG), lambda: torch.softmax(x, dim=-1),
+        lambda: torch.testing.assert_close(y, torch.softmax(x, dim=-1)))
+    gamma = torch.randn(1, N)
+
+    def rms_torch():
+        return a / torch.sqrt((a * a).mean(dim=-1, keepdim=True) + 1e-6) * gamma
+
+    row("RMSNorm 4096x4096 FP32", lambda: rms_norm_4096(a, gamma, out, config=CONFIG), rms_torch,
+        lambda: torch.testing.assert_close(out, rms_torch(), rtol=1e-4, atol=1e-4))
+    ah, bh, c = torch.randn(MM, MM).half(), torch.randn(MM, MM).half(), torch.empty(MM, MM)
+    af, bf = ah.float(), bh.float()
+    row("matmul 1024^3 FP16->FP32 (vs torch FP32 matmul)", lambda: matmul_f16(ah, bh, c, config=CONFIG),
+        lambda: torch.matmul(af, bf), lambda: torch.testing.assert_close(c, af @ bf, rtol=1e-3, atol=1e-2))
+    row("matmul 1024^3 FP32", lambda: matmul_f32(af, bf, c, config=CONFIG), lambda: torch.matmul(af, bf),
+        lambda: torch.testing.assert_close(c, af @ bf, rtol=1e-3, atol=1e-2))
+    return rows
+
+
+def compile_rows() -> list[tuple[str, float]]:
+    a, b, out = torch.randn(128, 128), torch.randn(128, 128), torch.empty(128, 128)
+    with tempfile.TemporaryDirectory() as cache:
+        os.environ["PYPTO_CACHE_DIR"] = cache
+        start = time.perf_counter()
+        hello.compile(a, b, out, config=CONFIG)
+        cold = time.perf_counter() - start
+        warm_samples = []
+        for _ in range(ROUNDS):
+            hello.clear_cache()
+            start = time.perf_counter()
+            hello.compile(a, b, out, config=CONFIG)
+            warm_samples.append(time.perf_counter() - start)
+        os.environ.pop("PYPTO_CACHE_DIR")
+    hello(a, b, out, config=CONFIG)
+    dispatch = median_seconds(lambda: hello(a, b, out, config=CONFIG), rounds=200, warmup=10)
+    compiled = hello.compile(a, b, out, config=CONFIG)
+    direct = median_seconds(lambda: compiled(a, b, out), rounds=200, warmup=10)
+    return [("cold compile, hello world (empty object cache)", cold),
+            ("warm compile, hello world (object cache hit, new process state)", statistics.median(warm_samples)),
+            ("per-call overhead, cached kernel via kernel(...)", dispatch),
+            ("per-call overhead, CompiledProgram(...)", direct)]
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as build:
+        os.environ["PYPTO_PROG_BUILD_DIR"] = str(Path(build))
+        rows = kernel_rows()
+        costs = compile_rows()
+    print(f"{'workload':52} {'pypto ms':>10} {'torch ms':>10} {'torch/pypto':>12}")
+    for name, ours, theirs in rows:
+        print(f"{name:52} {ours * 1e3:10.2f} {theirs * 1e3:10.2f} {theirs / ours:12.2f}")
+    print()
+    for name, seconds in costs:
+        value = f"{seconds * 1e3:.2f} ms" if seconds >= 1e-3 else f"{seconds * 1e6:.1f} us"
+        print(f"{name:66} {value:>12}")
+    print(f"\n(medians of {ROUNDS} rounds; torch {torch.__version__} with {torch.get_num_threads()} threads; "
+          f"simulator clusters = hardware threads)")
+
+
+if __name__ == "__main__":
+    main()

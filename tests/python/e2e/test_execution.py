@@ -1,0 +1,172 @@
+"""Compile and run on the simulator: output layout, in-place outputs, return values, faults, caching."""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+import pypto
+import pypto.language as pl
+from pypto.jit import CompiledProgram
+from pypto.runtime import RunConfig
+
+CONFIG = RunConfig(platform="a2a3sim")
+
+
+@pytest.fixture(autouse=True)
+def build_root(tmp_path, monkeypatch):
+    monkeypatch.setenv("PYPTO_PROG_BUILD_DIR", str(tmp_path / "build_output"))
+    return tmp_path / "build_output"
+
+
+@pl.jit
+def add(a: pl.Tensor[[64, 64], pl.FP32], b: pl.Tensor[[64, 64], pl.FP32], out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        pl.store(pl.add(pl.load(a, [0, 0], [64, 64]), pl.load(b, [0, 0], [64, 64])), [0, 0], out)
+    return out
+
+
+@pl.jit
+def scale(a: pl.Tensor[[64, 64], pl.FP32], factor: pl.Scalar[pl.FP32], out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        pl.store(pl.mul(pl.load(a, [0, 0], [64, 64]), factor), [0, 0], out)
+    return out
+
+
+@pl.jit
+def shifted_load(a: pl.Tensor[[64, 64], pl.FP32], row: pl.Scalar[pl.INDEX], out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        pl.store(pl.load(a, [row, 0], [64, 64]), [0, 0], out)
+    return out
+
+
+def test_a_call_writes_the_out_argument_in_place_and_returns_it():
+    a, b, out = torch.randn(64, 64), torch.randn(64, 64), torch.zeros(64, 64)
+    result = add(a, b, out, config=CONFIG)
+    assert result is out
+    torch.testing.assert_close(out, a + b, rtol=0, atol=0)
+
+
+def test_numpy_arguments_work_too():
+    a, b, out = np.ones((64, 64), np.float32), np.full((64, 64), 2, np.float32), np.zeros((64, 64), np.float32)
+    add(a, b, out, config=CONFIG)
+    assert (out == 3).all()
+
+
+def test_non_contiguous_views_are_read_through_their_strides():
+    big = torch.randn(64, 128)
+    a = big[:, ::2]
+    out = torch.zeros(64, 64)
+    add(a, a, out, config=CONFIG)
+    torch.testing.assert_close(out, a + a, rtol=0, atol=0)
+
+
+def test_compile_writes_the_output_layout(build_root):
+    a = torch.zeros(64, 64)
+    compiled = add.compile(a, a, a, config=CONFIG)
+    root = compiled.output_dir
+    assert root.parent == build_root
+    assert [p.relative_to(root).as_posix() for p in compiled.kernel_files] == ["kernels/aiv/add_incore_0.cpp"]
+    assert [p.relative_to(root).as_posix() for p in compiled.orchestration_files] == ["orchestration/add.ll"]
+    kernel = compiled.kernel_files[0].read_text()
+    assert "TLOAD" in kernel and "TADD" in kernel and "TSTORE" in kernel
+    assert "define i32 @pypto_orchestration_add" in compiled.orchestration_files[0].read_text()
+    assert (root / "report" / "perf_hints.log").is_file()
+    assert (root / "debug" / "run.py").is_file()
+    meta = json.loads((root / "compiled_meta.json").read_text())
+    assert meta["entry"] == "add" and [p["name"] for p in meta["params"]] == ["a", "b", "out"]
+
+
+def test_scalars_are_specialization_constants():
+    a, out = torch.randn(64, 64), torch.zeros(64, 64)
+    scale(a, 2.5, out, config=CONFIG)
+    torch.testing.assert_close(out, a * 2.5)
+    scale(a, -1.0, out, config=CONFIG)
+    torch.testing.assert_close(out, -a)
+    assert scale.cache_info().currsize == 2
+
+
+def test_a_kernel_fault_is_an_exception_at_the_users_line_and_the_next_call_works():
+    a, out = torch.randn(64, 64), torch.zeros(64, 64)
+    with pytest.raises(pypto.KernelFault) as info:
+        shifted_load(a, 8, out, config=CONFIG)
+    message = str(info.value)
+    assert "faulted in TLOAD" in message
+    assert "test_execution.py:45" in message
+    assert info.value.filename.endswith("test_execution.py") and info.value.lineno == 45
+    assert isinstance(info.value, RuntimeError)
+    shifted_load(a, 0, out, config=CONFIG)
+    torch.testing.assert_close(out, a, rtol=0, atol=0)
+
+
+def test_from_dir_runs_the_folder_again(build_root):
+    a, b, out = torch.randn(64, 64), torch.randn(64, 64), torch.zeros(64, 64)
+    compiled = add.compile(a, b, out, config=CONFIG)
+    again = CompiledProgram.from_dir(compiled.output_dir)
+    again(a, b, out)
+    torch.testing.assert_close(out, a + b, rtol=0, atol=0)
+
+
+def test_debug_run_py_reruns_the_program_on_the_saved_inputs(build_root):
+    a, b, out = torch.ones(64, 64), torch.ones(64, 64), torch.zeros(64, 64)
+    add(a, b, out, config=CONFIG)
+    compiled = add.compile(a, b, out, config=CONFIG)
+    done = subprocess.run([sys.executable, str(compiled.output_dir / "debug" / "run.py")], capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "with saved inputs" in done.stdout
+    assert "out (Out): shape [64, 64], sum 8192" in done.stdout
+
+
+def test_a_hardware_platform_writes_artifacts_and_says_what_running_needs():
+    a = torch.zeros(64, 64)
+    compiled = add.compile(a, a, a, config=RunConfig(platform="a2a3"))
+    assert compiled.kernel_files and not compiled.can_run
+    with pytest.raises(pypto.KernelFault, match="Ascend CANN toolchain"):
+        add(a, a, a, config=RunConfig(platform="a2a3"))
+
+
+def test_default_run_config_is_the_simulator():
+    assert RunConfig().platform == "a2a3sim"
+
+
+SECOND_PROCESS = textwrap.dedent('''
+    import sys, torch
+    sys.path.insert(0, {here!r})
+    from test_execution import add, CONFIG
+    a = torch.ones(64, 64); out = torch.zeros(64, 64)
+    compiled = add.compile(a, a, out, config=CONFIG)
+    add(a, a, out, config=CONFIG)
+    assert (out == 2).all()
+    stats = compiled.executable.build_stats
+    print(stats.kernels, stats.from_cache)
+''')
+
+
+def test_a_second_process_compiles_nothing(tmp_path):
+    env = dict(os.environ, PYPTO_CACHE_DIR=str(tmp_path / "cache"), PYPTO_PROG_BUILD_DIR=str(tmp_path / "out"))
+    script = SECOND_PROCESS.format(here=str(Path(__file__).parent))
+    first = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)
+    second = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)
+    assert first.returncode == 0 and second.returncode == 0, first.stderr + second.stderr
+    assert first.stdout.split() == ["1", "0"]
+    assert second.stdout.split() == ["1", "1"]
+
+
+def test_a_corrupt_cache_entry_is_rebuilt_not_loaded(tmp_path):
+    env = dict(os.environ, PYPTO_CACHE_DIR=str(tmp_path / "cache"), PYPTO_PROG_BUILD_DIR=str(tmp_path / "out"))
+    script = SECOND_PROCESS.format(here=str(Path(__file__).parent))
+    assert subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, timeout=300).returncode == 0
+    entries = [p for p in (tmp_path / "cache").rglob("*") if p.is_file()]
+    assert entries
+    for entry in entries:
+        entry.write_bytes(entry.read_bytes()[: len(entry.read_bytes()) // 2])
+    again = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.split() == ["1", "0"]

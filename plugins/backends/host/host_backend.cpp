@@ -1,0 +1,28 @@
+#include "host_backend.h"
+
+#include "dispatch.h"
+#include "orchestration_codegen.h"
+
+namespace pypto::host {
+
+std::string HostBackend::name() const { return kBackendName; }
+
+std::string HostBackend::description() const {
+  return "Orchestration functions -> LLVM IR calling the runtime C API, run under ORC JIT";
+}
+
+std::vector<ir::FunctionType> HostBackend::function_types() const { return {ir::FunctionType::Orchestration}; }
+
+std::vector<backend::Artifact> HostBackend::Generate(const ir::ProgramPtr& program, backend::BackendContext&) {
+  // One numbering for the whole program: every module submits a kernel by the same id.
+  std::map<std::string, int> kernel_ids = NumberKernels(*program);
+  std::vector<backend::Artifact> artifacts;
+  for (const auto& function : program->functions) {
+    if (function->func_type != ir::FunctionType::Orchestration) continue;
+    artifacts.push_back({backend::OrchestrationPath(function->name), backend::ArtifactKind::kOrchestrationIR,
+                         std::nullopt, function->name, GenerateOrchestrationModule(*program, *function, kernel_ids)});
+  }
+  return artifacts;
+}
+
+}  // namespace pypto::host

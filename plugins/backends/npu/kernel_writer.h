@@ -1,0 +1,111 @@
+// KernelWriter: one kernel function (InCore, AIC or AIV) of a lowered
+// program -> one PTO-ISA C++ source that compiles against
+// sdk/include/pypto/isa and follows the kernel ABI of
+// sdk/include/pypto/isa/kernel_abi.h.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cxx_spelling.h"
+#include "pypto/ir/ir.h"
+
+namespace pypto::npu {
+
+inline constexpr const char* kBackendName = "npu";
+
+// One op call of a kernel: the call, the variable it defines (null for a
+// call evaluated for its effect) and the statement's source position.
+struct OpSite {
+  const ir::Call& call;
+  ir::VarPtr result;
+  Span span;
+  const std::string& op() const { return call.op->name; }
+};
+
+class KernelWriter {
+ public:
+  explicit KernelWriter(const ir::FunctionPtr& function);
+  // The kernel source; a CodegenError for what the ISA cannot express.
+  std::string Write();
+
+  // ---- used by the op emitters (tile_op_emitters.cpp) ----
+  [[noreturn]] void Fail(const OpSite& site, const std::string& message) const;
+  // The C++ tile of tile argument `arg`.
+  std::string TileArg(const OpSite& site, size_t arg);
+  // Declares the site's result tile at its planned address; returns its name.
+  std::string DeclareResult(const OpSite& site, std::optional<ir::PadValue> pad = std::nullopt,
+                            const std::string& note = "");
+  // A scalar operand in `dtype` (literals are spelled in it, others cast).
+  std::string ScalarAs(const ir::ExprPtr& e, ir::DataType dtype);
+  std::string Scalar(const ir::ExprPtr& e);
+  // `NAME(operands..., Loc{line});  // file:line`
+  void Instruction(const OpSite& site, const std::string& name, const std::vector<std::string>& operands);
+  void Line(const std::string& text);
+  std::string LocOf(const Span& span) const;
+  std::string Where(const Span& span) const;
+
+  void EmitLoad(const OpSite& site);
+  void EmitStore(const OpSite& site);
+  // Declares the result as a view of the tile in `arg` (same storage, no data moves).
+  void EmitView(const OpSite& site, size_t arg);
+  // tile.assemble: the source is copied into a window of the target's storage.
+  void EmitAssemble(const OpSite& site);
+
+ private:
+  struct TileInfo {
+    std::string name;
+    ir::MemorySpace space;
+    int64_t address;
+    bool dynamic_valid;
+  };
+  struct TensorInfo {
+    std::string name;  // the GlobalTensor over the whole descriptor
+    std::string desc;  // the PyptoRtTensorDesc parameter
+    ir::Ref<ir::TensorType> type;
+  };
+
+  void DeclareParams();
+  void EmitStmt(const ir::StmtPtr& stmt);
+  void EmitAssign(const ir::AssignStmt& stmt);
+  void EmitEval(const ir::EvalStmt& stmt);
+  void EmitCall(const OpSite& site);
+  void EmitFor(const ir::ForStmt& stmt);
+  void EmitWhile(const ir::WhileStmt& stmt);
+  void EmitIf(const ir::IfStmt& stmt);
+  void EmitYield(const ir::YieldStmt& stmt);
+  void EmitBlock(const ir::StmtPtr& body);
+
+  // Loop-carried and branch values: a C++ variable per IR variable, set by yields.
+  void DeclareCarried(const ir::VarPtr& var, const ir::ExprPtr& init, const Span& span);
+  void CarryInto(const ir::VarPtr& target, const ir::ExprPtr& value, const Span& span);
+
+  std::string DeclareTile(const ir::VarPtr& var, const Span& span, std::optional<ir::PadValue> pad,
+                          const std::string& note, const std::string& op);
+  const TileInfo& TileOf(const ir::ExprPtr& e, const std::string& op, const Span& span) const;
+  const TensorInfo& TensorOf(const ir::ExprPtr& e, const std::string& op, const Span& span) const;
+  std::string Window(const OpSite& site, const TensorInfo& tensor, const ir::ExprPtr& offsets,
+                     const std::vector<int64_t>& extents, const std::string& name_hint);
+  std::string TensorDim(const TensorInfo& tensor, size_t axis) const;
+  std::string ScalarCall(const ir::Call& call);
+  std::string Binary(const ir::BinaryExpr& e);
+  std::string Unary(const ir::UnaryExpr& e);
+  std::string CxxScalarType(ir::DataType dtype, const Span& span) const;
+  [[noreturn]] void FailAt(const std::string& op, const std::string& message, const Span& span) const;
+
+  ir::FunctionPtr function_;
+  NameTable names_;
+  std::map<const ir::Var*, std::string> scalars_;
+  std::map<const ir::Var*, TileInfo> tiles_;
+  std::map<const ir::Var*, TensorInfo> tensors_;
+  std::vector<std::vector<ir::VarPtr>> yield_targets_;
+  std::ostringstream body_;
+  int indent_ = 1;
+  bool uses_ctx_ = false;
+  bool uses_window_extent_ = false;
+};
+
+}  // namespace pypto::npu

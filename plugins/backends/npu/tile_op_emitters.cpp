@@ -1,0 +1,310 @@
+#include "tile_op_emitters.h"
+
+#include <map>
+
+#include "kernel_writer.h"
+
+namespace pypto::npu {
+
+using namespace pypto::ir;
+
+namespace {
+
+DataType TileDType(const OpSite& site, size_t arg) { return As<TileType>(site.call.args[arg]->type)->dtype; }
+
+// The scalar operand `arg` in the compute type of tile argument `tile_arg`.
+std::string ScalarFor(KernelWriter& w, const OpSite& site, size_t arg, size_t tile_arg) {
+  return w.ScalarAs(site.call.args[arg], ComputeDType(TileDType(site, tile_arg)));
+}
+
+// Tile operands of one element-wise instruction must cover the result: the
+// ISA does not broadcast (row_expand_* / col_expand_* do).
+void RequireSameShape(KernelWriter& w, const OpSite& site, const std::vector<size_t>& args) {
+  auto result = As<TileType>(site.call.type);
+  for (size_t i : args) {
+    auto operand = As<TileType>(site.call.args[i]->type);
+    auto a = StaticShape(operand->shape);
+    auto b = StaticShape(result->shape);
+    if (a != b) {
+      w.Fail(site, "operand " + std::to_string(i) + " has shape " + TypeToString(operand) + " but the result is " +
+                       TypeToString(result) + "; the ISA's element-wise instructions do not broadcast, use "
+                       "tile.row_expand_* / tile.col_expand_* for a row or column operand");
+    }
+  }
+}
+
+// dst = NAME(tile operands...)
+OpEmitter TileForm(std::string name, std::vector<size_t> tiles, bool same_shape = false) {
+  return [name, tiles, same_shape](KernelWriter& w, const OpSite& site) {
+    if (same_shape) RequireSameShape(w, site, tiles);
+    std::vector<std::string> operands;
+    for (size_t i : tiles) operands.push_back(w.TileArg(site, i));
+    std::string dst = w.DeclareResult(site);
+    operands.insert(operands.begin(), dst);
+    w.Instruction(site, name, operands);
+  };
+}
+
+// dst = NAME(tile, scalar[, tmp])
+OpEmitter ScalarForm(std::string name, bool with_tmp = false) {
+  return [name, with_tmp](KernelWriter& w, const OpSite& site) {
+    std::vector<std::string> operands = {w.TileArg(site, 0), ScalarFor(w, site, 1, 0)};
+    if (with_tmp) operands.push_back(w.TileArg(site, 2));
+    operands.insert(operands.begin(), w.DeclareResult(site));
+    w.Instruction(site, name, operands);
+  };
+}
+
+// A reduction; `has_tmp`: argument 1, when given, is the registry's scratch tile.
+OpEmitter Reduction(std::string name, bool has_tmp) {
+  return [name, has_tmp](KernelWriter& w, const OpSite& site) {
+    std::vector<std::string> operands = {w.TileArg(site, 0)};
+    if (has_tmp && site.call.args.size() > 1) operands.push_back(w.TileArg(site, 1));
+    operands.insert(operands.begin(), w.DeclareResult(site));
+    w.Instruction(site, name, operands);
+  };
+}
+
+int64_t IntKwarg(const OpSite& site, const std::string& key, int64_t fallback) {
+  return site.call.kwargs.Get<int64_t>(key).value_or(fallback);
+}
+
+std::string CmpMode(KernelWriter& w, const OpSite& site) {
+  int64_t mode = IntKwarg(site, "cmp_type", 0);
+  const char* name = CmpModeName(mode);
+  if (!name) w.Fail(site, "cmp_type " + std::to_string(mode) + " is not 0..5 (eq, ne, lt, le, gt, ge)");
+  return std::string("CmpMode::") + name;
+}
+
+void EmitCast(KernelWriter& w, const OpSite& site) {
+  int64_t mode = IntKwarg(site, "mode", 2);
+  const char* name = RoundModeName(mode);
+  if (!name) w.Fail(site, "mode " + std::to_string(mode) + " is not a rounding mode 0..6");
+  std::string src = w.TileArg(site, 0);
+  w.Instruction(site, "TCVT", {w.DeclareResult(site), src, std::string("RoundMode::") + name});
+}
+
+void EmitCmp(KernelWriter& w, const OpSite& site) {
+  RequireSameShape(w, site, {0, 1});
+  std::string a = w.TileArg(site, 0), b = w.TileArg(site, 1);
+  w.Instruction(site, "TCMP", {w.DeclareResult(site), a, b, CmpMode(w, site)});
+}
+
+void EmitCmps(KernelWriter& w, const OpSite& site) {
+  std::string a = w.TileArg(site, 0);
+  std::string s = ScalarFor(w, site, 1, 0);
+  w.Instruction(site, "TCMPS", {w.DeclareResult(site), a, s, CmpMode(w, site)});
+}
+
+void EmitFillpad(KernelWriter& w, const OpSite& site) {
+  auto pad = site.call.kwargs.GetEnum<PadValue>("pad_value").value_or(PadValue::Zero);
+  std::string src = w.TileArg(site, 0);
+  w.Instruction(site, "TFILLPAD", {w.DeclareResult(site, pad), src});
+}
+
+void EmitFull(KernelWriter& w, const OpSite& site) {
+  DataType dtype = As<TileType>(site.call.type)->dtype;
+  std::string value = w.ScalarAs(site.call.args[1], ComputeDType(dtype));
+  w.Instruction(site, "TEXPANDS", {w.DeclareResult(site), value});
+}
+
+void EmitExpands(KernelWriter& w, const OpSite& site) {
+  std::string value = ScalarFor(w, site, 1, 0);
+  w.Instruction(site, "TEXPANDS", {w.DeclareResult(site), value});
+}
+
+void EmitExtract(KernelWriter& w, const OpSite& site) {
+  std::string src = w.TileArg(site, 0);
+  std::string row = w.ScalarAs(site.call.args[1], DataType::INT32);
+  std::string col = w.ScalarAs(site.call.args[2], DataType::INT32);
+  w.Instruction(site, "TEXTRACT", {w.DeclareResult(site), src, row, col});
+}
+
+void EmitTranspose(KernelWriter& w, const OpSite& site) {
+  auto a1 = AsConstInt(site.call.args[1]);
+  auto a2 = AsConstInt(site.call.args[2]);
+  bool swaps_2d = a1 && a2 && ((*a1 == 0 && *a2 == 1) || (*a1 == 1 && *a2 == 0) || (*a1 == -2 && *a2 == -1) ||
+                               (*a1 == -1 && *a2 == -2));
+  if (!swaps_2d) w.Fail(site, "TTRANS swaps the two axes of a 2-D tile; the axes must be 0 and 1");
+  std::vector<std::string> operands = {w.TileArg(site, 0)};
+  if (site.call.args.size() > 3) operands.push_back(w.TileArg(site, 3));
+  operands.insert(operands.begin(), w.DeclareResult(site));
+  w.Instruction(site, "TTRANS", operands);
+}
+
+void EmitMatmulAcc(KernelWriter& w, const OpSite& site) {
+  std::string acc = w.TileArg(site, 0), left = w.TileArg(site, 1), right = w.TileArg(site, 2);
+  std::string dst = w.DeclareResult(site);
+  if (site.call.args.size() > 3) {
+    // init_cond: the first step of a K loop overwrites instead of accumulating.
+    std::string cond = w.ScalarAs(site.call.args[3], DataType::BOOL);
+    w.Line("if (" + cond + ") {");
+    w.Instruction(site, "  TMATMUL", {dst, left, right});
+    w.Line("} else {");
+    w.Instruction(site, "  TMATMUL_ACC", {dst, acc, left, right});
+    w.Line("}");
+    return;
+  }
+  w.Instruction(site, "TMATMUL_ACC", {dst, acc, left, right});
+}
+
+void EmitWrite(KernelWriter& w, const OpSite& site) {
+  std::string tile = w.TileArg(site, 0);
+  auto indices = As<MakeTuple>(site.call.args[1]);
+  std::vector<ExprPtr> at = indices ? indices->elements : std::vector<ExprPtr>{site.call.args[1]};
+  if (at.size() == 1) at.insert(at.begin(), Int(0));
+  if (at.size() != 2) w.Fail(site, "tile.write of a 2-D tile takes two indices");
+  DataType dtype = TileDType(site, 0);
+  std::string value = w.ScalarAs(site.call.args[2], ComputeDType(dtype));
+  if (ComputeDType(dtype) != dtype) value = "static_cast<" + *ElementType(dtype) + ">(" + value + ")";
+  std::string dst = w.DeclareResult(site, std::nullopt, "the storage of " + tile);
+  w.Line(dst + ".At(" + w.ScalarAs(at[0], DataType::INT32) + ", " + w.ScalarAs(at[1], DataType::INT32) +
+         ") = " + value + ";" + w.Where(site.span));
+}
+
+// Ops that order work between pipes or cores: the simulated core runs each
+// instruction to completion in program order, so an intra-core barrier is
+// already satisfied.
+void EmitPipeBarrier(KernelWriter& w, const OpSite& site) {
+  w.Line("// " + site.op() + ": the simulated core runs its instructions in order" + w.Where(site.span));
+}
+
+void RefuseOp(const std::string& advice, KernelWriter& w, const OpSite& site) { w.Fail(site, advice); }
+
+OpEmitter Refuse(std::string advice) {
+  return [advice](KernelWriter& w, const OpSite& site) { RefuseOp(advice, w, site); };
+}
+
+std::map<std::string, OpEmitter> BuildTable() {
+  std::map<std::string, OpEmitter> t;
+  // Data movement and storage
+  t["tile.load"] = [](KernelWriter& w, const OpSite& s) { w.EmitLoad(s); };
+  t["tile.store"] = [](KernelWriter& w, const OpSite& s) { w.EmitStore(s); };
+  t["tile.move"] = TileForm("TMOV", {0});
+  t["tile.alloc"] = [](KernelWriter&, const OpSite&) {};  // the addresses are in the tiles' MemRefs
+  t["tile.create"] = [](KernelWriter& w, const OpSite& s) { w.DeclareResult(s, std::nullopt, "scratch"); };
+  t["tile.full"] = EmitFull;
+  t["tile.expands"] = EmitExpands;
+  t["tile.slice"] = [](KernelWriter& w, const OpSite& s) { w.EmitView(s, 0); };
+  t["tile.reshape"] = [](KernelWriter& w, const OpSite& s) { w.EmitView(s, 0); };
+  t["tile.set_validshape"] = [](KernelWriter& w, const OpSite& s) { w.EmitView(s, 0); };
+  t["tile.extract"] = EmitExtract;
+  t["tile.assemble"] = [](KernelWriter& w, const OpSite& s) { w.EmitAssemble(s); };
+  t["tile.transpose"] = EmitTranspose;
+  t["tile.concat"] = TileForm("TCONCAT", {0, 1});
+  t["tile.fillpad"] = EmitFillpad;
+  t["tile.cast"] = EmitCast;
+  t["tile.write"] = EmitWrite;
+  // Element-wise, tile op tile
+  for (auto [op, instr] : std::map<std::string, std::string>{{"tile.add", "TADD"},
+                                                             {"tile.sub", "TSUB"},
+                                                             {"tile.mul", "TMUL"},
+                                                             {"tile.div", "TDIV"},
+                                                             {"tile.maximum", "TMAX"},
+                                                             {"tile.minimum", "TMIN"},
+                                                             {"tile.fmod", "TFMOD"},
+                                                             {"tile.and", "TAND"},
+                                                             {"tile.or", "TOR"},
+                                                             {"tile.shl", "TSHL"},
+                                                             {"tile.shr", "TSHR"}}) {
+    t[op] = TileForm(instr, {0, 1}, true);
+  }
+  t["tile.rem"] = TileForm("TREM", {0, 1, 2}, false);
+  t["tile.xor"] = TileForm("TXOR", {0, 1, 2}, false);
+  // Element-wise, tile op scalar
+  for (auto [op, instr] : std::map<std::string, std::string>{{"tile.adds", "TADDS"},
+                                                             {"tile.subs", "TSUBS"},
+                                                             {"tile.muls", "TMULS"},
+                                                             {"tile.divs", "TDIVS"},
+                                                             {"tile.maximums", "TMAXS"},
+                                                             {"tile.minimums", "TMINS"},
+                                                             {"tile.fmods", "TFMODS"},
+                                                             {"tile.ands", "TANDS"},
+                                                             {"tile.ors", "TORS"},
+                                                             {"tile.shls", "TSHLS"},
+                                                             {"tile.shrs", "TSHRS"},
+                                                             {"tile.lrelu", "TLRELU"}}) {
+    t[op] = ScalarForm(instr);
+  }
+  t["tile.rems"] = ScalarForm("TREMS", true);
+  t["tile.xors"] = ScalarForm("TXORS", true);
+  // Unary
+  for (auto [op, instr] : std::map<std::string, std::string>{{"tile.exp", "TEXP"},
+                                                             {"tile.log", "TLOG"},
+                                                             {"tile.sqrt", "TSQRT"},
+                                                             {"tile.rsqrt", "TRSQRT"},
+                                                             {"tile.recip", "TRECIP"},
+                                                             {"tile.sin", "TSIN"},
+                                                             {"tile.cos", "TCOS"},
+                                                             {"tile.neg", "TNEG"},
+                                                             {"tile.abs", "TABS"},
+                                                             {"tile.relu", "TRELU"},
+                                                             {"tile.not", "TNOT"}}) {
+    t[op] = TileForm(instr, {0});
+  }
+  // Compare and select
+  t["tile.cmp"] = EmitCmp;
+  t["tile.cmps"] = EmitCmps;
+  t["tile.sel"] = [](KernelWriter& w, const OpSite& s) {
+    std::vector<size_t> tiles = {0, 1, 2};
+    if (s.call.args.size() > 3) tiles.push_back(3);
+    TileForm("TSEL", tiles)(w, s);
+  };
+  // Reductions
+  for (auto [op, instr] : std::map<std::string, std::string>{{"tile.row_sum", "TROWSUM"},
+                                                             {"tile.row_max", "TROWMAX"},
+                                                             {"tile.row_min", "TROWMIN"},
+                                                             {"tile.row_prod", "TROWPROD"},
+                                                             {"tile.row_argmax", "TROWARGMAX"},
+                                                             {"tile.row_argmin", "TROWARGMIN"},
+                                                             {"tile.col_sum", "TCOLSUM"},
+                                                             {"tile.col_argmax", "TCOLARGMAX"},
+                                                             {"tile.col_argmin", "TCOLARGMIN"}}) {
+    t[op] = Reduction(instr, true);
+  }
+  for (auto [op, instr] : std::map<std::string, std::string>{
+           {"tile.col_max", "TCOLMAX"}, {"tile.col_min", "TCOLMIN"}, {"tile.col_prod", "TCOLPROD"}}) {
+    t[op] = Reduction(instr, false);
+  }
+  // Broadcasts: the target of row_expand / col_expand only gives the shape.
+  t["tile.row_expand"] = TileForm("TROWEXPAND", {1});
+  t["tile.col_expand"] = TileForm("TCOLEXPAND", {1});
+  for (std::string kind : {"add", "sub", "mul", "div", "max", "min", "expdif"}) {
+    std::string upper;
+    for (char c : kind) upper += static_cast<char>(c - 'a' + 'A');
+    t["tile.row_expand_" + kind] = TileForm("TROWEXPAND" + upper, {0, 1});
+    t["tile.col_expand_" + kind] = TileForm("TCOLEXPAND" + upper, {0, 1});
+  }
+  // Cube
+  t["tile.matmul"] = TileForm("TMATMUL", {0, 1});
+  t["tile.matmul_acc"] = EmitMatmulAcc;
+  t["tile.matmul_bias"] = TileForm("TMATMUL_BIAS", {0, 1, 2});
+  // What the ISA has no instruction for
+  t["tile.addc"] = Refuse("the ISA has no three-operand add; write two tile.add calls");
+  t["tile.subc"] = Refuse("the ISA has no three-operand subtract; write two tile.sub calls");
+  // Ordering within one core
+  for (std::string op : {"system.bar_all", "system.bar_m", "system.bar_v", "system.fence"}) t[op] = EmitPipeBarrier;
+  t["system.syncall"] = Refuse(
+      "a barrier across the cores of a task has no simulator instruction; split the kernel into two tasks");
+  return t;
+}
+
+const std::map<std::string, OpEmitter>& Table() {
+  static const std::map<std::string, OpEmitter> table = BuildTable();
+  return table;
+}
+
+}  // namespace
+
+const OpEmitter* FindOpEmitter(const std::string& op) {
+  auto it = Table().find(op);
+  return it == Table().end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> TranslatedOps() {
+  std::vector<std::string> ops;
+  for (const auto& [name, emitter] : Table()) ops.push_back(name);
+  return ops;
+}
+
+}  // namespace pypto::npu

@@ -261,7 +261,7 @@ class JITFunction:
         codegen.write(output_dir, artifacts)
         chain = codegen.toolchain(config.platform)
         executable = codegen.build(chain, artifacts, config.platform) if chain.can_run else None
-        entry = _entry_function(lowered, self.name)
+        entry = _entry_function(lowered, self.fn.__name__)
         compiled = CompiledProgram(lowered, output_dir, config.platform, config.backend_type, self.param_names,
                                    specialization.key, entry.name, program_params(entry), len(entry.return_types),
                                    tuple(artifacts), executable, chain.name, chain.unavailable, tuple(hints))

@@ -71,8 +71,8 @@ std::string DescribeSimFault(const pto::SimFault& f) {
       return "an operand covers " + limit + " elements of an extent where " + value +
              " are needed; the operands' valid shapes do not fit each other";
     case pto::FaultKind::GlobalOutOfBounds:
-      return "the window reaches extent " + value + " of a tensor whose extent is " + limit +
-             "; check the offsets and shapes of the load or store against the tensor's shape";
+      return "the window reaches " + value + " in a dimension of " + limit +
+             " elements; check the offsets and shapes of the load or store against the tensor's shape";
     case pto::FaultKind::None:
       break;
   }

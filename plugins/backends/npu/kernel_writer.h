@@ -87,7 +87,7 @@ class KernelWriter {
                           const std::string& note, const std::string& op);
   const TileInfo& TileOf(const ir::ExprPtr& e, const std::string& op, const Span& span) const;
   const TensorInfo& TensorOf(const ir::ExprPtr& e, const std::string& op, const Span& span) const;
-  std::string Window(const OpSite& site, const TensorInfo& tensor, const ir::ExprPtr& offsets,
+  std::string Window(const OpSite& site, const char* instruction, const TensorInfo& tensor, const ir::ExprPtr& offsets,
                      const std::vector<int64_t>& extents, const std::string& name_hint);
   std::string TensorDim(const TensorInfo& tensor, size_t axis) const;
   std::string ScalarCall(const ir::Call& call);
@@ -105,7 +105,6 @@ class KernelWriter {
   std::ostringstream body_;
   int indent_ = 1;
   bool uses_ctx_ = false;
-  bool uses_window_extent_ = false;
 };
 
 }  // namespace pypto::npu

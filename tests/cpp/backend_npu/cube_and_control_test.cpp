@@ -101,15 +101,6 @@ TEST(NpuControlFlow, LoopKernelSource) {
             "\n"
             "using namespace pto;\n"
             "\n"
-            "// The extent of a window of `extent` elements starting at `offset` in a dim of\n"
-            "// `dim` elements, cut at the dim's end: a window leaving the tensor is smaller\n"
-            "// than its tile, so TLOAD / TSTORE report GlobalOutOfBounds instead of reading\n"
-            "// or writing outside the tensor.\n"
-            "static inline int64_t WindowExtent(int64_t dim, int64_t offset, int64_t extent) {\n"
-            "  if (offset < 0 || offset >= dim) return 0;\n"
-            "  return dim - offset < extent ? dim - offset : extent;\n"
-            "}\n"
-            "\n"
             "static void signed_rows(const PyptoRtTensorDesc& x_desc, const PyptoRtTensorDesc& out_desc) {\n"
             "  GlobalTensor<float, Shape<32, 32>, Stride<DYNAMIC, DYNAMIC>> x(static_cast<float*>(x_desc.data), {}, "
             "DescStrides(x_desc));\n"
@@ -125,13 +116,13 @@ TEST(NpuControlFlow, LoopKernelSource) {
             "    TileVec<float, 8, 32> t;\n"
             "    TASSIGN(t, 0x0, Loc{8});\n"
             "    GlobalTensor<float, Shape<DYNAMIC, 32>, Stride<DYNAMIC, DYNAMIC>> t_src(x.data + i * x.stride[3], "
-            "DynDims{{1, 1, 1, WindowExtent(32, i, 8), 32}}, DescStrides(x_desc));\n"
+            "DynDims{{1, 1, 1, WindowExtent(32, i, 8, \"TLOAD\", Loc{8}), 32}}, DescStrides(x_desc));\n"
             "    TLOAD(t, t_src, Loc{8});  // kernels.py:8\n"
             "    TileVec<float, 8, 32> scaled;\n"
             "    TASSIGN(scaled, 0x0, Loc{9});\n"
             "    TMULS(scaled, t, s, Loc{9});  // kernels.py:9\n"
             "    GlobalTensor<float, Shape<DYNAMIC, 32>, Stride<DYNAMIC, DYNAMIC>> out_dst(out.data + i * "
-            "out.stride[3], DynDims{{1, 1, 1, WindowExtent(32, i, 8), 32}}, DescStrides(out_desc));\n"
+            "out.stride[3], DynDims{{1, 1, 1, WindowExtent(32, i, 8, \"TSTORE\", Loc{10}), 32}}, DescStrides(out_desc));\n"
             "    TSTORE(out_dst, scaled, Loc{10});  // kernels.py:10\n"
             "  }\n"
             "}\n"
@@ -145,7 +136,7 @@ TEST(NpuControlFlow, LoopKernelSource) {
 TEST(NpuControlFlow, LoopWithBranchAndRunTimeOffsetsRuns) {
   std::string source = KernelSource(SignedRows(32));
   EXPECT_NE(source.find("if (i < 16) {"), std::string::npos) << source;
-  EXPECT_NE(source.find("WindowExtent(32, i, 8)"), std::string::npos) << source;
+  EXPECT_NE(source.find("WindowExtent(32, i, 8, \"TLOAD\", Loc{8})"), std::string::npos) << source;
   CompiledKernel kernel("signed_rows", source);
   auto x = FilledFloat({32, 32}, [](int64_t i) { return static_cast<float>(i); });
   auto out = runtime::Tensor::Allocate(DataType::FP32, {32, 32});

@@ -70,4 +70,19 @@ inline DynDims DescStrides(const PyptoRtTensorDesc& d) {
   return out;
 }
 
+// The extent of the window [offset, offset + extent) of a dim of `dim`
+// elements, cut at the dim's end. A window that leaves the dim is recorded as
+// a GlobalOutOfBounds fault of `instruction` (value: where the window ends,
+// limit: the dim's size) on the calling core, and the cut window keeps the
+// instruction from touching memory outside the tensor.
+inline int64_t WindowExtent(int64_t dim, int64_t offset, int64_t extent, const char* instruction, Loc loc) {
+  if (offset >= 0 && offset + extent <= dim) return extent;
+  if (SimCore* core = pypto_sim_current_core()) {
+    core->Raise(FaultKind::GlobalOutOfBounds, instruction, loc, TileType::Vec, offset < 0 ? offset : offset + extent,
+                dim);
+  }
+  if (offset < 0 || offset >= dim) return 0;
+  return dim - offset;
+}
+
 }  // namespace pto

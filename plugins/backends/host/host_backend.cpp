@@ -1,6 +1,7 @@
 #include "host_backend.h"
 
 #include "dispatch.h"
+#include "kernel_launcher.h"
 #include "orchestration_codegen.h"
 
 namespace pypto::host {
@@ -21,6 +22,14 @@ std::vector<backend::Artifact> HostBackend::Generate(const ir::ProgramPtr& progr
     if (function->func_type != ir::FunctionType::Orchestration) continue;
     artifacts.push_back({backend::OrchestrationPath(function->name), backend::ArtifactKind::kOrchestrationIR,
                          std::nullopt, function->name, GenerateOrchestrationModule(*program, *function, kernel_ids)});
+  }
+  if (!artifacts.empty()) return artifacts;
+  // No orchestration: the program's entry is a kernel, run through a launcher.
+  for (const auto& function : program->functions) {
+    if (!ir::IsCoreKernel(function->func_type)) continue;
+    artifacts.push_back({backend::OrchestrationPath(function->name), backend::ArtifactKind::kOrchestrationIR,
+                         std::nullopt, function->name,
+                         GenerateKernelLauncherModule(*function, kernel_ids.at(function->name))});
   }
   return artifacts;
 }

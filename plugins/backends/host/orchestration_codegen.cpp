@@ -838,20 +838,24 @@ std::string Print(const llvm::Module& module) {
 
 }  // namespace
 
+std::string VerifiedModuleText(const llvm::Module& module, const ir::Function& function) {
+  std::string problems;
+  llvm::raw_string_ostream os(problems);
+  if (llvm::verifyModule(module, &os)) {
+    ThrowInternalError("backend 'host': in function '" + function.name +
+                           "': the generated orchestration module does not verify (a bug of the host backend; "
+                           "please report it with the program): " +
+                           os.str() + "\n" + Print(module),
+                       function.span);
+  }
+  return Print(module);
+}
+
 std::string GenerateOrchestrationModule(const ir::Program& program, const ir::Function& function,
                                         const std::map<std::string, int>& kernel_ids) {
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> module = OrchestrationCodegen(program, function, kernel_ids, context).Build();
-  std::string problems;
-  llvm::raw_string_ostream os(problems);
-  if (llvm::verifyModule(*module, &os)) {
-    ThrowInternalError("backend 'host': in function '" + function.name +
-                           "': the generated orchestration module does not verify (a bug of the host backend; "
-                           "please report it with the program): " +
-                           os.str() + "\n" + Print(*module),
-                       function.span);
-  }
-  return Print(*module);
+  return VerifiedModuleText(*module, function);
 }
 
 }  // namespace pypto::host

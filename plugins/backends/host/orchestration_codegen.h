@@ -8,6 +8,10 @@
 
 #include "pypto/ir/ir.h"
 
+namespace llvm {
+class Module;
+}
+
 namespace pypto::host {
 
 inline constexpr const char* kBackendName = "host";
@@ -18,5 +22,9 @@ inline constexpr const char* kBackendName = "host";
 // source line.
 std::string GenerateOrchestrationModule(const ir::Program& program, const ir::Function& function,
                                         const std::map<std::string, int>& kernel_ids);
+
+// The module's text after llvm::verifyModule accepted it; a module that does
+// not verify is an InternalError naming `function` (a bug of this backend).
+std::string VerifiedModuleText(const llvm::Module& module, const ir::Function& function);
 
 }  // namespace pypto::host

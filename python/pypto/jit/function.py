@@ -437,13 +437,17 @@ def _lower_with_report(program: ir.Program, output_dir: Path, config: RunConfig)
 
 
 def _entry_function(program: ir.Program, name: str) -> ir.Function:
-    """The orchestration function a call runs: the kernel's own name, else the program's only one."""
+    """The function a call runs: the kernel's own orchestration function, else the program's only one, else
+    (an incore entry compiled on its own) the kernel itself, which the host backend gives a launcher."""
     orchestrations = [f for f in program.functions if f.func_type == ir.FunctionType.Orchestration]
     for function in orchestrations:
         if function.name == name:
             return function
     if len(orchestrations) == 1:
         return orchestrations[0]
+    kernel = program.get_function(name) if not orchestrations else None
+    if kernel is not None:
+        return kernel
     names = ", ".join(f.name for f in orchestrations) or "none"
     raise pypto.InternalError(f"the lowered program has no orchestration function '{name}' (it has: {names})")
 

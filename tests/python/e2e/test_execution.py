@@ -19,12 +19,6 @@ from pypto.runtime import RunConfig
 CONFIG = RunConfig(platform="a2a3sim")
 
 
-@pytest.fixture(autouse=True)
-def build_root(tmp_path, monkeypatch):
-    monkeypatch.setenv("PYPTO_PROG_BUILD_DIR", str(tmp_path / "build_output"))
-    return tmp_path / "build_output"
-
-
 @pl.jit
 def add(a: pl.Tensor[[64, 64], pl.FP32], b: pl.Tensor[[64, 64], pl.FP32], out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
     with pl.at(level=pl.Level.CORE_GROUP):
@@ -40,10 +34,31 @@ def scale(a: pl.Tensor[[64, 64], pl.FP32], factor: pl.Scalar[pl.FP32], out: pl.O
 
 
 @pl.jit
-def shifted_load(a: pl.Tensor[[64, 64], pl.FP32], row: pl.Scalar[pl.INDEX], out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
-    with pl.at(level=pl.Level.CORE_GROUP):
-        pl.store(pl.load(a, [row, 0], [64, 64]), [0, 0], out)
+def copy_rows(a: pl.Tensor[[64, 64], pl.FP32], out: pl.Out[pl.Tensor[[64, 64], pl.FP32]], rows: pl.Scalar[pl.INDEX]):
+    for r in pl.range(0, rows, 32):  # rows=128 reads past the end of `a` at r=64
+        with pl.at(level=pl.Level.CORE_GROUP):
+            pl.store(pl.load(a, [r, 0], [32, 64]), [r, 0], out)
     return out
+
+
+ROWS = pl.dynamic("ROWS")
+
+
+@pl.jit.incore
+def double_rows(x: pl.Tensor[[ROWS, 64], pl.FP32], out: pl.Out[pl.Tensor[[ROWS, 64], pl.FP32]]):
+    for r in pl.range(0, pl.tensor.dim(x, 0), 16):
+        t = pl.load(x, [r, 0], [16, 64], target_memory=pl.Mem.Vec)
+        out = pl.store(pl.mul(t, 2.0), [r, 0], out)
+    return out
+
+
+@pytest.fixture(autouse=True)
+def build_root(tmp_path, monkeypatch):
+    """A fresh output root, and kernels that compile again into it."""
+    monkeypatch.setenv("PYPTO_PROG_BUILD_DIR", str(tmp_path / "build_output"))
+    for kernel in (add, scale, copy_rows, double_rows):
+        kernel.clear_cache()
+    return tmp_path / "build_output"
 
 
 def test_a_call_writes_the_out_argument_in_place_and_returns_it():
@@ -95,14 +110,22 @@ def test_scalars_are_specialization_constants():
 def test_a_kernel_fault_is_an_exception_at_the_users_line_and_the_next_call_works():
     a, out = torch.randn(64, 64), torch.zeros(64, 64)
     with pytest.raises(pypto.KernelFault) as info:
-        shifted_load(a, 8, out, config=CONFIG)
+        copy_rows(a, out, 128, config=CONFIG)
     message = str(info.value)
     assert "faulted in TLOAD" in message
-    assert "test_execution.py:45" in message
-    assert info.value.filename.endswith("test_execution.py") and info.value.lineno == 45
+    assert "test_execution.py:40" in message
+    assert info.value.filename.endswith("test_execution.py") and info.value.lineno == 40
     assert isinstance(info.value, RuntimeError)
-    shifted_load(a, 0, out, config=CONFIG)
+    copy_rows(a, out, 64, config=CONFIG)
     torch.testing.assert_close(out, a, rtol=0, atol=0)
+
+
+def test_an_incore_entry_runs_as_one_task_with_dynamic_rows():
+    for rows in (32, 80):
+        x, out = torch.randn(rows, 64), torch.zeros(rows, 64)
+        assert double_rows(x, out, config=CONFIG) is out
+        torch.testing.assert_close(out, 2 * x, rtol=0, atol=0)
+    assert double_rows.cache_info().currsize == 1
 
 
 def test_from_dir_runs_the_folder_again(build_root):

@@ -2,6 +2,7 @@
 // Import takes DLPack (`__dlpack__`) or, failing that, the buffer protocol;
 // export hands out a DLPack capsule, so torch.from_dlpack / numpy.from_dlpack
 // read the same memory.
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -107,8 +108,56 @@ Tensor FromBuffer(py::handle obj) {
   return read_only ? t.AsReadOnly() : t;
 }
 
+// torch's CPU dtypes PyPTO shares by reading the tensor's fields.
+std::optional<ir::DataType> TorchDType(const std::string& name) {
+  static const std::map<std::string, ir::DataType> dtypes = {
+      {"torch.float32", ir::DataType::FP32}, {"torch.float16", ir::DataType::FP16},
+      {"torch.bfloat16", ir::DataType::BF16}, {"torch.int8", ir::DataType::INT8},
+      {"torch.int16", ir::DataType::INT16},   {"torch.int32", ir::DataType::INT32},
+      {"torch.int64", ir::DataType::INT64},   {"torch.uint8", ir::DataType::UINT8},
+      {"torch.bool", ir::DataType::BOOL}};
+  auto it = dtypes.find(name);
+  if (it == dtypes.end()) return std::nullopt;
+  return it->second;
+}
+
+// A plain CPU torch.Tensor, read through its fields: DLPack export costs tens
+// of microseconds a tensor and a kernel call binds several. Anything unusual
+// (another device, autograd, conjugate or negative views, other dtypes) takes
+// the DLPack path, which says what is wrong with it.
+bool IsTorchTensorType(py::handle type) {
+  // The class is looked up by name once; subclasses of it qualify too.
+  static PyObject* torch_tensor = nullptr;
+  if (torch_tensor == nullptr) {
+    if (!py::hasattr(type, "__module__") || py::str(type.attr("__module__")).cast<std::string>() != "torch" ||
+        py::str(type.attr("__name__")).cast<std::string>() != "Tensor") {
+      return false;
+    }
+    torch_tensor = type.ptr();
+    Py_INCREF(torch_tensor);
+  }
+  return PyObject_IsSubclass(type.ptr(), torch_tensor) == 1;
+}
+
+std::optional<Tensor> FromTorch(py::handle obj) {
+  if (!IsTorchTensorType(py::type::of(obj))) return std::nullopt;
+  // Complex dtypes (the only ones with conjugate or negative views) are not
+  // in TorchDType, so those views never get here.
+  auto dtype = TorchDType(py::str(obj.attr("dtype")));
+  if (!dtype || !obj.attr("is_cpu").cast<bool>() || obj.attr("requires_grad").cast<bool>()) return std::nullopt;
+  auto shape = obj.attr("shape").cast<std::vector<int64_t>>();
+  auto strides = obj.attr("stride")().cast<std::vector<int64_t>>();
+  auto* data = reinterpret_cast<void*>(obj.attr("data_ptr")().cast<uintptr_t>());
+  auto owner = std::make_shared<py::object>(py::reinterpret_borrow<py::object>(obj));
+  return Tensor::Wrap(data, *dtype, shape, strides, [owner]() mutable {
+    py::gil_scoped_acquire gil;
+    owner.reset();
+  });
+}
+
 Tensor FromObject(py::handle obj) {
   if (py::isinstance<Tensor>(obj)) return obj.cast<Tensor>();
+  if (auto tensor = FromTorch(obj)) return *tensor;
   if (py::hasattr(obj, "__dlpack__")) return FromDlpack(obj);
   if (PyObject_CheckBuffer(obj.ptr())) return FromBuffer(obj);
   ThrowTypeError("pypto.runtime.Tensor: expected a torch.Tensor, a numpy.ndarray or another object with __dlpack__ "

@@ -105,14 +105,24 @@ class CompiledProgram:
 
     def run_bound(self, values: dict[str, Any]) -> Any:
         """Runs on arguments given by parameter name (what a kernel call has already bound)."""
+        return self._run([values[p.name] for p in self.params])
+
+    def run_positional(self, kernel_args: tuple[Any, ...]) -> Any:
+        """Runs on a kernel call's positional arguments (specialized scalars among them are skipped)."""
+        positions = self._state.get("positions")
+        if positions is None:
+            positions = self._state["positions"] = [self.param_names.index(p.name) for p in self.params]
+        return self._run([kernel_args[i] for i in positions])
+
+    def _run(self, args: list[Any]) -> Any:
         if self.executable is None:
             raise KernelFault(f"cannot run '{self.entry}' on platform '{self.platform}': {self.unavailable}")
+        slots = [self._slot(p, a) for p, a in zip(self.params, args)]
         if not self._state.get("inputs_saved"):
             self._state["inputs_saved"] = True
-            _save_debug_inputs(self.output_dir, self.params, values)
-        slots = [self._slot(p, values[p.name]) for p in self.params]
+            _save_debug_inputs(self.output_dir, self.params, args, slots)
         results = self.executable.run(self.entry, slots)
-        return self._return_value(results, values)
+        return self._return_value(results, args, slots)
 
     def _bind(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
         names = [p.name for p in self.params]
@@ -136,22 +146,18 @@ class CompiledProgram:
             return value if isinstance(value, RuntimeTensor) else RuntimeTensor(value)
         return scalar_bits(value, param.dtype)
 
-    def _return_value(self, results: list[Any], values: dict[str, Any]) -> Any:
+    def _return_value(self, results: list[Any], args: list[Any], slots: list[Any]) -> Any:
         if self.result_count == 0:
             return None
-        returned = tuple(self._as_user_tensor(r, values) for r in results)
+        returned = tuple(self._as_user_tensor(r, args, slots) for r in results)
         return returned[0] if self.result_count == 1 else returned
 
-    def _as_user_tensor(self, result: RuntimeTensor, values: dict[str, Any]) -> Any:
+    def _as_user_tensor(self, result: RuntimeTensor, args: list[Any], slots: list[Any]) -> Any:
         """The argument object a result aliases, else the result as a torch tensor (or numpy array)."""
-        for param in self.params:
-            if param.kind != "tensor":
-                continue
-            arg = values[param.name]
-            wrapped = arg if isinstance(arg, RuntimeTensor) else RuntimeTensor(arg)
-            if wrapped.data_ptr == result.data_ptr and tuple(wrapped.shape) == tuple(result.shape):
+        for param, arg, slot in zip(self.params, args, slots):
+            if param.kind == "tensor" and slot.data_ptr == result.data_ptr and slot.shape == result.shape:
                 return arg
-        return _to_user_array(result, values.values())
+        return _to_user_array(result, args)
 
     # ------------------------------------------------------------ persistence
 
@@ -218,18 +224,21 @@ def _to_user_array(result: RuntimeTensor, args: Any) -> Any:
     return numpy.from_dlpack(result)
 
 
-def _save_debug_inputs(output_dir: Path, params: tuple[ProgramParam, ...], values: dict[str, Any],
+def _save_debug_inputs(output_dir: Path, params: tuple[ProgramParam, ...], args: list[Any], slots: list[Any],
                        limit_bytes: int = 64 << 20) -> None:
-    """Saves the first call's inputs under debug/inputs/ (when they are small) for debug/run.py."""
+    """Saves the first call's inputs under debug/inputs/ for debug/run.py, when they are small and numpy can hold
+    them (bfloat16 cannot)."""
     import numpy
 
     arrays, total = {}, 0
-    for param in params:
-        value = values[param.name]
+    for param, arg, slot in zip(params, args, slots):
         if param.kind == "scalar":
-            arrays[param.name] = numpy.asarray(value)
+            arrays[param.name] = numpy.asarray(arg)
             continue
-        array = numpy.from_dlpack(value if isinstance(value, RuntimeTensor) else RuntimeTensor(value))
+        try:
+            array = numpy.from_dlpack(slot)
+        except (TypeError, BufferError, RuntimeError, ValueError):
+            return
         total += array.nbytes
         if total > limit_bytes:
             return

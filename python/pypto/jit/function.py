@@ -110,6 +110,7 @@ class JITFunction:
         self.external_source = external_source
         self.options = dict(options or {})
         self._cache: SpecializationCache[CompiledProgram] = SpecializationCache()
+        self._dispatch: dict[tuple[Any, ...], CompiledProgram] = {}
         self._param_specs_memo: tuple[tuple[Any, ...], tuple[ParamSpec, ...]] | None = None
         functools.update_wrapper(self, fn)
 
@@ -236,9 +237,20 @@ class JITFunction:
         return self._compiled(args, kwargs, config, find_call_site(), "compile", samples_optional=True)
 
     def __call__(self, *args: Any, config: RunConfig | None = None, **kwargs: Any) -> Any:
+        config = _DEFAULT_CALL_CONFIG.get() if config is None else config
+        # The hot path: positional arguments of shapes, dtypes, strides and
+        # scalar values seen before run the program compiled for them.
+        dispatch_key = None if kwargs else _dispatch_key(args, config)
+        if dispatch_key is not None:
+            compiled = self._dispatch.get(dispatch_key)
+            if compiled is not None:
+                self._cache.hits += 1
+                return compiled.run_positional(args)
         config = _resolve_config(config, dump_passes=True)
         site = find_call_site()
         compiled = self._compiled(args, kwargs, config, site, "call", samples_optional=False)
+        if dispatch_key is not None:
+            self._dispatch[dispatch_key] = compiled
         # Scalars the program was specialized on are constants in it, not arguments.
         values = self._bind(args, kwargs, site, "call", samples_optional=False).values
         return compiled.run_bound({p.name: values[p.name] for p in compiled.params})
@@ -285,6 +297,7 @@ class JITFunction:
     def clear_cache(self) -> None:
         """Forget every compiled program of this kernel and reset the counters."""
         self._cache.clear()
+        self._dispatch.clear()
 
 
 _MISSING = object()
@@ -459,6 +472,41 @@ def _pass_manager(config: RunConfig) -> passes.PassManager:
     if "AutoDeriveTaskDependencies" in names:
         options["AutoDeriveTaskDependencies"] = {"analyze_auto_scopes_for_deps": config.analyze_auto_scopes_for_deps}
     return passes.PassManager(config.pipeline, options=options)
+
+
+class _DefaultCallConfig:
+    """The config of a call without one (ir.compile's defaults: passes dumped), made once."""
+
+    def __init__(self) -> None:
+        self._config: RunConfig | None = None
+
+    def get(self) -> RunConfig:
+        if self._config is None:
+            self._config = RunConfig(dump_passes=True)
+        return self._config
+
+
+_DEFAULT_CALL_CONFIG = _DefaultCallConfig()
+
+
+def _dispatch_key(args: tuple[Any, ...], config: Any) -> tuple[Any, ...] | None:
+    """What a call's compiled program depends on, cheaply: per argument its type and, for arrays, shape,
+    dtype and strides, for scalars the value; then the config's compile options. None when an argument
+    is of a kind only the full specialization understands."""
+    if not isinstance(config, RunConfig):
+        return None
+    parts: list[Any] = []
+    for arg in args:
+        kind = type(arg)
+        if kind in (int, float, bool):
+            parts.append((kind, arg))
+        elif arrays.is_torch_tensor(arg):
+            parts.append((kind, arg.shape, arg.dtype, arg.stride()))
+        elif arrays.is_numpy_array(arg):
+            parts.append((kind, arg.shape, arg.dtype, arg.strides))
+        else:
+            return None
+    return tuple(parts), config.compile_key()
 
 
 def _resolve_config(config: Any, *, dump_passes: bool) -> RunConfig:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import hashlib
 import os
 import warnings
 from dataclasses import dataclass, field
@@ -212,21 +213,30 @@ class RunConfig:
         The pipeline enters by content (its passes and options), so editing a
         pipeline YAML file invalidates programs compiled with it.
         """
+        pipeline = _pipeline_contents(self.pipeline)
+        fields = (self.platform, self.strategy, pipeline, self.analyze_auto_scopes_for_deps, self.memory_planner,
+                  self.dump_ptoas_passes)
+        memo = self.__dict__.get("_compile_key_memo")
+        if memo is not None and memo[0] == fields and self.distributed_config is None:
+            return memo[1]
         planner = self.memory_planner or MemoryPlanner.PYPTO
-        return (
+        key = (
             ("platform", self.platform),
             ("backend_type", _freeze(self.backend_type)),
             ("strategy", _freeze(self.strategy)),
-            ("pipeline", _pipeline_contents(self.pipeline)),
+            ("pipeline", pipeline),
             ("distributed_config", _freeze(self.distributed_config)),
             ("analyze_auto_scopes_for_deps", self.analyze_auto_scopes_for_deps),
             ("memory_planner", _freeze(planner)),
             ("dump_ptoas_passes", self.dump_ptoas_passes),
         )
+        # Kernel calls ask on every call; the fields are compared, not trusted.
+        self.__dict__["_compile_key_memo"] = (fields, key)
+        return key
 
 
-# name or path (and the directory a relative path is read from) -> (file, its mtime, frozen contents)
-_PIPELINE_CONTENTS: dict[tuple[str, str], tuple[str, float, Any]] = {}
+# name or path (and the directory a relative path is read from) -> (file, its mtime, digest of its contents)
+_PIPELINE_CONTENTS: dict[tuple[str, str], tuple[str, float, str]] = {}
 
 
 def _modification_time(path: str) -> float:
@@ -236,11 +246,12 @@ def _modification_time(path: str) -> float:
         return -1.0
 
 
-def _pipeline_contents(name_or_path: str) -> Any:
-    """A pipeline's passes and options as a hashable value, re-read only when its file changes.
+def _pipeline_contents(name_or_path: str) -> str:
+    """A digest of a pipeline's passes and options, re-read only when its file changes.
 
     The file's location is left out: the same pipeline is the same key
-    wherever PyPTO is installed.
+    wherever PyPTO is installed. A digest rather than the contents keeps the
+    key cheap to hash on every kernel call.
     """
     lookup = (name_or_path, os.getcwd())
     cached = _PIPELINE_CONTENTS.get(lookup)
@@ -250,7 +261,7 @@ def _pipeline_contents(name_or_path: str) -> Any:
 
     pipeline = dict(passes.load_pipeline(name_or_path))
     source = str(pipeline.pop("source"))
-    contents = _freeze(pipeline)
+    contents = hashlib.sha256(repr(_freeze(pipeline)).encode()).hexdigest()
     _PIPELINE_CONTENTS[lookup] = (source, _modification_time(source), contents)
     return contents
 

@@ -193,3 +193,14 @@ def test_a_corrupt_cache_entry_is_rebuilt_not_loaded(tmp_path):
     again = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)
     assert again.returncode == 0, again.stderr
     assert again.stdout.split() == ["1", "0"]
+
+
+def test_repeated_calls_take_the_dispatch_fast_path_and_count_as_hits():
+    a, b, out = torch.randn(64, 64), torch.randn(64, 64), torch.zeros(64, 64)
+    for _ in range(3):
+        add(a, b, out, config=CONFIG)
+    assert add.cache_info() == (2, 1, 1)
+    strided = torch.randn(64, 128)[:, ::2]  # same shape and dtype, other strides: checked again, same program
+    add(strided, b, out, config=CONFIG)
+    torch.testing.assert_close(out, strided + b, rtol=0, atol=0)
+    assert add.cache_info().currsize == 1

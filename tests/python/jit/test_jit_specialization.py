@@ -138,7 +138,7 @@ def test_key_holds_the_compile_options_of_the_run_config():
     assert options["backend_type"] == "BackendType.Ascend950"
     assert options["strategy"] == "OptimizationStrategy.Default"
     assert options["memory_planner"] == "MemoryPlanner.PYPTO"
-    assert dict(options["pipeline"])["name"] == "default"
+    assert len(options["pipeline"]) == 64  # a digest of the pipeline's passes and options
     assert set(options) == {"platform", "backend_type", "strategy", "pipeline", "distributed_config",
                             "analyze_auto_scopes_for_deps", "memory_planner", "dump_ptoas_passes"}
 

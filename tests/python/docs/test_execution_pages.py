@@ -1,0 +1,45 @@
+"""The python blocks of the execution pages run, in order, each page as one module, and print what they say."""
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+DOCS = Path(__file__).resolve().parents[3] / "docs"
+
+
+def run_page(name, tmp_path, monkeypatch):
+    monkeypatch.setenv("PYPTO_PROG_BUILD_DIR", str(tmp_path / "build_output"))
+    monkeypatch.chdir(tmp_path)
+    blocks = re.findall(r"```python\n(.*?)```", (DOCS / name).read_text(), flags=re.S)
+    assert blocks, f"docs/{name} has no python examples"
+    module_path = tmp_path / (name.replace(".md", "").replace("-", "_") + "_page.py")
+    module_path.write_text("\n\n".join(blocks))
+    spec = importlib.util.spec_from_file_location(module_path.stem, module_path)
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, module_path.stem, module)  # kernels find their source through it
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_compiling_page(tmp_path, monkeypatch, capsys):
+    run_page("compiling.md", tmp_path, monkeypatch)
+    printed = capsys.readouterr().out
+    assert "kernels/aiv/add_relu_incore_0.cpp" in printed
+    assert "orchestration/add_relu.ll" in printed
+
+
+def test_running_page(tmp_path, monkeypatch, capsys):
+    run_page("running.md", tmp_path, monkeypatch)
+    printed = capsys.readouterr().out
+    assert "faulted in TLOAD" in printed
+    assert "the window reaches" in printed
+
+
+@pytest.mark.parametrize("page", ["compiling.md", "running.md", "performance.md"])
+def test_links_resolve(page):
+    text = (DOCS / page).read_text()
+    for target in re.findall(r"\]\(([^)#:]+\.md)(?:#[^)]*)?\)", text):
+        assert (DOCS / target).is_file(), f"{page} links {target}"

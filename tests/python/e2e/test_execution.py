@@ -52,6 +52,15 @@ def double_rows(x: pl.Tensor[[ROWS, 64], pl.FP32], out: pl.Out[pl.Tensor[[ROWS, 
     return out
 
 
+@pl.jit
+def row_blocks_matmul(a: pl.Tensor[[64, 64], pl.FP16], b: pl.Tensor[[64, 64], pl.FP16],
+                      out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
+    for i in pl.range(0, 4):
+        with pl.at(level=pl.Level.CORE_GROUP):
+            out[i * 16:i * 16 + 16, :] = pl.matmul(a[i * 16:i * 16 + 16, :], b, out_dtype=pl.FP32)
+    return out
+
+
 @pytest.fixture(autouse=True)
 def build_root(tmp_path, monkeypatch):
     """A fresh output root, and kernels that compile again into it."""
@@ -204,3 +213,9 @@ def test_repeated_calls_take_the_dispatch_fast_path_and_count_as_hits():
     add(strided, b, out, config=CONFIG)
     torch.testing.assert_close(out, strided + b, rtol=0, atol=0)
     assert add.cache_info().currsize == 1
+
+
+def test_a_window_spelled_start_to_start_plus_16_has_a_static_extent():
+    a, b, out = torch.randn(64, 64).half(), torch.randn(64, 64).half(), torch.zeros(64, 64)
+    row_blocks_matmul(a, b, out, config=CONFIG)
+    torch.testing.assert_close(out, a.float() @ b.float(), rtol=1e-3, atol=1e-3)

@@ -542,9 +542,10 @@ class FunctionParser(ControlFlowMixin):
 
     @staticmethod
     def simplify_extent(e: ir.BinaryExpr) -> Any:
-        """``(i + 16) - i`` is 16: the common window spelling has a static extent."""
+        """``(i + 16) - i`` is 16, and so is ``(i * 16 + 16) - i * 16``: the common window spellings have a
+        static extent. The start is compared by structure, since each spelling of it builds its own node."""
         lhs, rhs = e.lhs, e.rhs
-        if isinstance(lhs, ir.BinaryExpr) and lhs.op == ir.BinaryOp.Add and lhs.lhs.same_as(rhs) \
+        if isinstance(lhs, ir.BinaryExpr) and lhs.op == ir.BinaryOp.Add and ir.structural_equal(lhs.lhs, rhs) \
                 and isinstance(lhs.rhs, ir.ConstInt):
             return lhs.rhs.value
         return e

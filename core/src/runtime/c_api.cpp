@@ -309,12 +309,18 @@ int64_t pypto_rt_submit_join(PyptoRtContext* ctx, const PyptoRtArgs* args) {
 
 int32_t pypto_rt_scope_begin(PyptoRtContext* ctx, int32_t mode) {
   return Guard(ctx, [&] {
-    if (mode != PYPTO_RT_SCOPE_AUTO && mode != PYPTO_RT_SCOPE_MANUAL) {
-      pypto::ThrowValueError("pypto_rt_scope_begin: mode " + std::to_string(mode) + " is neither AUTO (0) nor MANUAL (1)");
+    if (mode != PYPTO_RT_SCOPE_AUTO && mode != PYPTO_RT_SCOPE_MANUAL && mode != PYPTO_RT_SCOPE_PARALLEL) {
+      pypto::ThrowValueError("pypto_rt_scope_begin: mode " + std::to_string(mode) +
+                             " is none of AUTO (0), MANUAL (1) and PARALLEL (2)");
     }
-    ctx->runtime->BeginScope(mode == PYPTO_RT_SCOPE_MANUAL ? pypto::runtime::ScopeMode::Manual
-                                                           : pypto::runtime::ScopeMode::Auto);
+    ctx->runtime->BeginScope(mode == PYPTO_RT_SCOPE_MANUAL     ? pypto::runtime::ScopeMode::Manual
+                             : mode == PYPTO_RT_SCOPE_PARALLEL ? pypto::runtime::ScopeMode::Parallel
+                                                               : pypto::runtime::ScopeMode::Auto);
   });
+}
+
+int32_t pypto_rt_parallel_next(PyptoRtContext* ctx) {
+  return Guard(ctx, [&] { ctx->runtime->NextIteration(); });
 }
 
 int32_t pypto_rt_scope_end(PyptoRtContext* ctx) {

@@ -209,14 +209,41 @@ void Runtime::StartRunIfIdle(RetiredRun& retired) {
   run_first_id_ = next_id_;
 }
 
+std::vector<std::pair<int64_t, int64_t>> Runtime::ParallelPath() const {
+  std::vector<std::pair<int64_t, int64_t>> path;
+  for (size_t i = 0; i < scopes_.size(); ++i) {
+    if (scopes_[i] == ScopeMode::Parallel) path.emplace_back(scope_ids_[i], scope_iterations_[i]);
+  }
+  return path;
+}
+
+namespace {
+
+// Two accesses made in different iterations of one parallel loop (the first
+// open loop where their paths part) are independent.
+bool OtherIterationOfALoop(const std::vector<std::pair<int64_t, int64_t>>& now,
+                           const std::vector<std::pair<int64_t, int64_t>>& then) {
+  for (size_t i = 0; i < now.size() && i < then.size(); ++i) {
+    if (now[i].first != then[i].first) return false;
+    if (now[i].second != then[i].second) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool Runtime::InManualScope() const { return std::count(scopes_.begin(), scopes_.end(), ScopeMode::Manual) > 0; }
+
 std::vector<TaskId> Runtime::DerivedDeps(const TaskArgs& args) const {
   std::vector<TaskId> deps;
+  auto path = ParallelPath();
   for (const auto& arg : args.args()) {
     if (!Tracked(arg.dir)) continue;
     bool writes = Writes(arg.dir);
     auto [lo, hi] = arg.tensor.ByteRange();
     for (const Access& a : accesses_) {
       if (!(writes || a.writes) || a.hi <= lo || hi <= a.lo) continue;
+      if (!path.empty() && OtherIterationOfALoop(path, a.parallel_path)) continue;
       if (arg.tensor.MayOverlap(a.tensor)) deps.push_back(a.task);
     }
   }
@@ -227,18 +254,21 @@ void Runtime::Record(const TaskArgs& args, TaskId id, bool derived) {
   if (accesses_.size() > kAccessHistoryLimit) {
     std::erase_if(accesses_, [&](const Access& a) { return FindTask(a.task)->finished; });
   }
+  auto path = ParallelPath();
   for (const auto& arg : args.args()) {
     if (!Tracked(arg.dir)) continue;
     bool writes = Writes(arg.dir);
     auto [lo, hi] = arg.tensor.ByteRange();
     // A write ordered after every access it covers stands in for them: any
-    // later conflict with those accesses conflicts with this write too.
-    if (writes && derived) {
+    // later conflict with those accesses conflicts with this write too. Not
+    // inside a parallel loop: its siblings are not ordered after this write,
+    // so they still need the accesses it covers.
+    if (writes && derived && path.empty()) {
       std::erase_if(accesses_, [&](const Access& a) {
         return a.task != id && lo <= a.lo && a.hi <= hi && Contains(arg.tensor, a.tensor);
       });
     }
-    accesses_.push_back({arg.tensor, lo, hi, writes, id});
+    accesses_.push_back({arg.tensor, lo, hi, writes, id, path});
   }
 }
 
@@ -268,7 +298,7 @@ TaskId Runtime::Enqueue(const KernelSet& kernels, const TaskArgs& args, int core
     }
     if (d >= run_first_id_) all.push_back(d);  // earlier runs have finished
   }
-  bool derived = scopes_.empty() || scopes_.back() != ScopeMode::Manual;
+  bool derived = !InManualScope();
   if (derived) {
     std::vector<TaskId> found = DerivedDeps(args);
     all.insert(all.end(), found.begin(), found.end());
@@ -425,16 +455,32 @@ void Runtime::DrainReady() {
 
 void Runtime::BeginScope(ScopeMode mode) {
   std::lock_guard lock(mu_);
-  if (!scopes_.empty() && scopes_.back() == ScopeMode::Manual) {
-    ThrowValueError("Runtime.scope_begin: no scope may open inside a MANUAL scope; close it first");
+  // A parallel loop may sit in a manual scope (where it changes nothing);
+  // other scopes may not.
+  if (mode != ScopeMode::Parallel && InManualScope()) {
+    ThrowValueError("Runtime.scope_begin: no AUTO or MANUAL scope may open inside a MANUAL scope; close it first");
   }
   scopes_.push_back(mode);
+  scope_ids_.push_back(next_scope_id_++);
+  scope_iterations_.push_back(0);
+}
+
+void Runtime::NextIteration() {
+  std::lock_guard lock(mu_);
+  for (size_t i = scopes_.size(); i-- > 0;) {
+    if (scopes_[i] != ScopeMode::Parallel) continue;
+    ++scope_iterations_[i];
+    return;
+  }
+  ThrowValueError("Runtime.parallel_next: no PARALLEL scope is open");
 }
 
 void Runtime::EndScope() {
   std::lock_guard lock(mu_);
   if (scopes_.empty()) ThrowValueError("Runtime.scope_end: no scope is open");
   scopes_.pop_back();
+  scope_ids_.pop_back();
+  scope_iterations_.pop_back();
 }
 
 void Runtime::WaitAll() {
@@ -445,6 +491,8 @@ void Runtime::WaitAll() {
   std::unique_ptr<Fault> fault = std::move(fault_);
   size_t open_scopes = scopes_.size();
   scopes_.clear();
+  scope_ids_.clear();
+  scope_iterations_.clear();
   if (fault) {
     const CoreFault& r = fault->report;
     std::string where = r.instruction.empty() ? "" : " in " + r.instruction;

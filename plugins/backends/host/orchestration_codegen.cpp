@@ -130,6 +130,19 @@ class OrchestrationCodegen {
       }
       Bind(param, HostValue::Of(value));
     }
+    // A dynamic dimension (a pl.dynamic variable in a parameter's shape) is
+    // the extent of the first tensor parameter that has it.
+    for (size_t i = 0; i < function_.params.size(); ++i) {
+      auto tensor = As<ir::TensorType>(function_.params[i]->type);
+      if (!tensor) continue;
+      for (size_t k = 0; k < tensor->shape.size(); ++k) {
+        auto dim = As<ir::Var>(tensor->shape[k]);
+        if (!dim || values_.count(dim.get())) continue;
+        llvm::Value* extent = b_.CreateCall(api_.tensor_dim, {Lookup(*function_.params[i]).value,
+                                                               b_.getInt32(static_cast<int32_t>(k))}, dim->name_hint);
+        Bind(*dim, HostValue::Of(extent));
+      }
+    }
   }
 
   // The C API keeps the first failure and every later call returns it
@@ -267,8 +280,11 @@ class OrchestrationCodegen {
     for (size_t i = 0; i < phis.size(); ++i) Bind(*return_vars[i], HostValue::Of(phis[i]));
   }
 
-  // Sequential and parallel loops both submit their iterations in order: a
-  // parallel loop only changes the directions DeriveCallDirections chose.
+  // Both kinds of loop submit their iterations in order. A parallel loop runs
+  // in a PARALLEL runtime scope, each iteration announced: pl.parallel asserts
+  // its iterations are independent, so the runtime does not order tasks of
+  // different iterations (they may write disjoint parts of one tensor it
+  // cannot tell apart), only tasks within one and against the outside.
   void EmitFor(const ir::ForStmt& loop) {
     if (loop.for_kind != ir::ForKind::Sequential && loop.for_kind != ir::ForKind::Parallel) {
       Fail("for", std::string("a ") + ir::ToString(loop.for_kind) +
@@ -282,6 +298,8 @@ class OrchestrationCodegen {
     llvm::Value* step = EvalScalar(loop.step, *index_dtype);
     std::vector<llvm::Value*> inits = CarriedInits(loop.iter_args);
     const std::string& name = loop.loop_var->name_hint;
+    bool parallel = loop.for_kind == ir::ForKind::Parallel;
+    if (parallel) b_.CreateCall(api_.scope_begin, {ctx_, b_.getInt32(PYPTO_RT_SCOPE_PARALLEL)});
     llvm::BasicBlock* preheader = b_.GetInsertBlock();
     auto* header = llvm::BasicBlock::Create(context_, "for." + name, fn_);
     auto* body = llvm::BasicBlock::Create(context_, "for." + name + ".body", fn_);
@@ -296,6 +314,7 @@ class OrchestrationCodegen {
     b_.CreateCondBr(LoopContinues(index, stop, step, index_dtype->is_signed_int(), loop), body, exit);
 
     b_.SetInsertPoint(body);
+    if (parallel) b_.CreateCall(api_.parallel_next, {ctx_});
     std::vector<llvm::Value*> next = EmitBlock(loop.body, TypesOf(loop.iter_args), loop.span);
     llvm::Value* next_index = b_.CreateAdd(index, step, name + ".next");
     llvm::BasicBlock* latch = b_.GetInsertBlock();
@@ -304,6 +323,7 @@ class OrchestrationCodegen {
     b_.CreateBr(header);
 
     b_.SetInsertPoint(exit);
+    if (parallel) b_.CreateCall(api_.scope_end, {ctx_});
     BindReturnVars(loop.return_vars, phis, loop.span);
   }
 

@@ -31,6 +31,7 @@ struct RuntimeApi {
   llvm::FunctionCallee submit_join;
   llvm::FunctionCallee scope_begin;
   llvm::FunctionCallee scope_end;
+  llvm::FunctionCallee parallel_next;
   llvm::FunctionCallee error;
   // void(const int64_t* args, PyptoRtCoreContext* ctx), the kernel entry type.
   llvm::FunctionType* kernel_type;

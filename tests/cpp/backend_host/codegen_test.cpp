@@ -61,6 +61,20 @@ TEST(HostCodegen, ScalarsFollowTensorsInKernelSlots) {
   EXPECT_TRUE(Contains(text, "%r = phi i64 [ 0, %body ], [ %r.next, %for.r.body ]")) << text;
 }
 
+TEST(HostCodegen, ADynamicDimensionOfAParameterIsReadFromItsDescriptor) {
+  // main(a: [8, N], out): rows(N, a, out) -- N is defined by a's shape only.
+  auto n = IndexParam("N");
+  auto a = Var::Make("a", TensorType::Make(std::vector<ExprPtr>{Int(8), n}, DataType::FP32));
+  auto out = TensorParam("out");
+  auto kernel = KernelFn("rows", {IndexParam("n"), TensorParam("a"), TensorParam("out")}, {PD::In, PD::In, PD::Out});
+  auto main = Orchestration("main", {a, out}, {Mat(kRows, kCols)},
+                            {EvalStmt::Make(KernelCall(kernel, {n, a, out}, {"Scalar", "Input", "OutputExisting"}, 2)),
+                             ReturnStmt::Make({out})});
+  std::string text = GeneratedText(Program::Make("dynamic", {kernel, main}));
+  EXPECT_TRUE(Contains(text, "%N = call i64 @pypto_rt_tensor_dim(ptr %a, i32 1)")) << text;
+  EXPECT_TRUE(Contains(text, "@pypto_rt_args_add_scalar(ptr %rows.args, i64 %N)")) << text;
+}
+
 TEST(HostCodegen, KernelIdsAreProgramWideAndGroupsSubmitMixed) {
   std::string text = GeneratedText(Group());
   // bottom_half (AIV) is id 0 and top_half (AIC) id 1: kernels in program order.

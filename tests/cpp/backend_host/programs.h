@@ -95,14 +95,14 @@ inline ProgramPtr HelloWorld() {
   return Program::Make("hello", {add, main});
 }
 
-// main(a, b, out): for r in range(0, 8, 2): add_rows(a, r, b, out); return out
-inline ProgramPtr ChunkedLoop() {
+// main(a, b, out): for r in range(0, 8, 2) (or pl.parallel): add_rows(a, r, b, out); return out
+inline ProgramPtr ChunkedLoop(ForKind kind = ForKind::Sequential) {
   auto a = TensorParam("a"), b = TensorParam("b"), out = TensorParam("out");
   auto kernel = KernelFn("add_rows", {TensorParam("a"), IndexParam("r"), TensorParam("b"), TensorParam("out")},
                          {PD::In, PD::In, PD::In, PD::InOut});
   auto r = IndexParam("r");
   auto body = EvalStmt::Make(KernelCall(kernel, {a, r, b, out}, {"Input", "Scalar", "Input", "InOut"}, 3));
-  auto loop = ForStmt::Make(r, Int(0), Int(kRows), Int(2), {}, body, {}, ForKind::Sequential, {}, SourceLine(2));
+  auto loop = ForStmt::Make(r, Int(0), Int(kRows), Int(2), {}, body, {}, kind, {}, SourceLine(2));
   auto main = Orchestration("main", {a, b, out}, {Mat(kRows, kCols)}, {loop, ReturnStmt::Make({out})});
   return Program::Make("chunked", {kernel, main});
 }

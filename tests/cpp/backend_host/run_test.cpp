@@ -70,6 +70,18 @@ TEST(HostRun, ALoopSubmitsOneTaskPerIterationOrderedByItsInOut) {
   for (runtime::TaskId t = 1; t < 4; ++t) EXPECT_EQ(run.runtime().DependenciesOf(t), std::vector<runtime::TaskId>{t - 1});
 }
 
+TEST(HostRun, AParallelLoopsIterationsRunInAParallelScopeUnorderedAmongThemselves) {
+  HostRun run(ChunkedLoop(ForKind::Parallel));
+  run.Kernel("add_rows", AddRowsKernel);
+  auto a = Filled(kRows, kCols, Index), b = Filled(kRows, kCols, Index);
+  auto out = Filled(kRows, kCols, [](int64_t) { return -1.0f; });
+  ASSERT_EQ(run.Run({{0, a}, {1, b}, {2, out}}), 0) << run.error();
+  ExpectAll(out, [](int64_t r, int64_t c) { return 2 * Value(r, c); });
+  for (runtime::TaskId t = 0; t < 4; ++t) EXPECT_EQ(run.runtime().DependenciesOf(t), std::vector<runtime::TaskId>{});
+  EXPECT_NE(GeneratedText(ChunkedLoop(ForKind::Parallel)).find("@pypto_rt_scope_begin(ptr %ctx, i32 2)"),
+            std::string::npos);
+}
+
 TEST(HostRun, ACreatedIntermediateAndAnExplicitDepOrderTheSecondTask) {
   HostRun run(TaskGraph());
   run.Kernel("scale", ScaleKernel);

@@ -95,6 +95,46 @@ TEST_F(RuntimeDeps, ManualScopeUsesExplicitDepsOnly) {
   EXPECT_EQ(rt.DependenciesOf(after), (Deps{before, m1, m2}));
 }
 
+TEST_F(RuntimeDeps, ParallelScopeIterationsAreIndependentButOrderedWithinAndAgainstTheOutside) {
+  TaskId before = Run(TaskArgs().AddOutputExisting(buf));
+  rt.BeginScope(ScopeMode::Parallel);
+  rt.NextIteration();
+  TaskId i0_first = Run(TaskArgs().AddOutputExisting(buf));
+  TaskId i0_second = Run(TaskArgs().AddInOut(buf));
+  rt.NextIteration();
+  TaskId i1 = Run(TaskArgs().AddInput(buf).AddOutputExisting(buf));
+  rt.BeginScope(ScopeMode::Parallel);  // a nested loop in iteration 1
+  rt.NextIteration();
+  TaskId inner0 = Run(TaskArgs().AddInOut(buf));
+  rt.NextIteration();
+  TaskId inner1 = Run(TaskArgs().AddInOut(buf));
+  rt.EndScope();
+  rt.EndScope();
+  TaskId after = Run(TaskArgs().AddInput(buf));
+  rt.WaitAll();
+  EXPECT_EQ(rt.DependenciesOf(i0_first), Deps{before});
+  EXPECT_EQ(rt.DependenciesOf(i0_second), (Deps{before, i0_first}));  // same iteration: ordered
+  EXPECT_EQ(rt.DependenciesOf(i1), Deps{before});
+  EXPECT_EQ(rt.DependenciesOf(inner0), (Deps{before, i1}));  // iteration 1 of the outer loop
+  EXPECT_EQ(rt.DependenciesOf(inner1), (Deps{before, i1}));
+  // Every iteration's write survives to order what comes after the loop (and
+  // the write before it, which no single iteration stands in for).
+  EXPECT_EQ(rt.DependenciesOf(after), (Deps{before, i0_first, i0_second, i1, inner0, inner1}));
+  EXPECT_NE(ErrorOf([&] { rt.NextIteration(); }).find("no PARALLEL scope is open"), std::string::npos);
+}
+
+TEST_F(RuntimeDeps, AParallelLoopInsideAManualScopeDerivesNothing) {
+  TaskId before = Run(TaskArgs().AddOutputExisting(buf));
+  rt.BeginScope(ScopeMode::Manual);
+  rt.BeginScope(ScopeMode::Parallel);
+  TaskId inside = Run(TaskArgs().AddInOut(buf));
+  rt.EndScope();
+  rt.EndScope();
+  rt.WaitAll();
+  EXPECT_EQ(rt.DependenciesOf(inside), Deps{});
+  (void)before;
+}
+
 TEST_F(RuntimeDeps, ScopeMisuseIsAValueError) {
   rt.BeginScope(ScopeMode::Manual);
   EXPECT_NE(ErrorOf([&] { rt.BeginScope(ScopeMode::Auto); }).find("inside a MANUAL scope"), std::string::npos);

@@ -32,6 +32,7 @@ typedef enum PyptoRtCoreType {
 typedef enum PyptoRtScopeMode {
   PYPTO_RT_SCOPE_AUTO = 0,   /* overlapping regions order tasks */
   PYPTO_RT_SCOPE_MANUAL = 1, /* only explicit deps order tasks submitted inside */
+  PYPTO_RT_SCOPE_PARALLEL = 2, /* a pl.parallel loop: tasks of different iterations do not order each other */
 } PyptoRtScopeMode;
 
 /* A tensor as a kernel sees it. `data` is the address of element [0, ..., 0];
@@ -135,6 +136,9 @@ PYPTO_RT_API int64_t pypto_rt_submit_join(PyptoRtContext* ctx, const PyptoRtArgs
 
 PYPTO_RT_API int32_t pypto_rt_scope_begin(PyptoRtContext* ctx, int32_t mode);
 PYPTO_RT_API int32_t pypto_rt_scope_end(PyptoRtContext* ctx);
+/* Starts the next iteration of the innermost PARALLEL scope (call it at the
+ * top of every iteration after the first, or of every one: only changes count). */
+PYPTO_RT_API int32_t pypto_rt_parallel_next(PyptoRtContext* ctx);
 
 /* Waits until every submitted task has finished. Nonzero when a kernel
  * faulted or a call failed; pypto_rt_error says why. */

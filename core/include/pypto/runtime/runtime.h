@@ -37,7 +37,11 @@ using KernelFn = PyptoRtKernelFn;
 using CoreContext = PyptoRtCoreContext;
 
 enum class CoreType { AIC, AIV };
-enum class ScopeMode { Auto, Manual };
+// Auto: overlapping regions order tasks. Manual: only explicit deps do.
+// Parallel (a pl.parallel loop): tasks of different iterations (NextIteration
+// starts each) are independent, as the loop asserts; tasks of one iteration,
+// and everything outside the loop, are ordered as in an Auto scope.
+enum class ScopeMode { Auto, Manual, Parallel };
 
 // How a task uses an argument (the call-site directions of the compiler).
 enum class ArgDirection { Input, Output, InOut, OutputExisting, NoDep, Scalar };
@@ -123,6 +127,8 @@ class Runtime {
   TaskId SubmitJoin(const std::vector<TaskId>& deps);
 
   void BeginScope(ScopeMode mode);
+  // Starts the next iteration of the innermost open Parallel scope.
+  void NextIteration();
   void EndScope();
 
   // Blocks until every submitted task finished or was cancelled. After a
@@ -149,6 +155,8 @@ class Runtime {
     uintptr_t lo, hi;  // tensor.ByteRange(), the cheap first test
     bool writes;
     TaskId task;
+    // (scope instance, iteration) of every parallel scope open when recorded, outermost first.
+    std::vector<std::pair<int64_t, int64_t>> parallel_path;
   };
   struct Block {
     Task* task;
@@ -163,6 +171,8 @@ class Runtime {
   void StartRunIfIdle(RetiredRun& retired);
   TaskId Enqueue(const KernelSet& kernels, const TaskArgs& args, int core_num, const std::vector<TaskId>& deps);
   std::vector<TaskId> DerivedDeps(const TaskArgs& args) const;
+  std::vector<std::pair<int64_t, int64_t>> ParallelPath() const;
+  bool InManualScope() const;
   void Record(const TaskArgs& args, TaskId id, bool derived);
   void Release(Task* task);
   void CompleteTask(Task* task);
@@ -191,6 +201,9 @@ class Runtime {
   std::vector<Access> accesses_;  // unfinished tasks' tensor args
   int64_t unfinished_ = 0;
   std::vector<ScopeMode> scopes_;
+  std::vector<int64_t> scope_ids_;         // per open scope: its instance id
+  std::vector<int64_t> scope_iterations_;  // per open scope: the current iteration (parallel scopes)
+  int64_t next_scope_id_ = 0;
   std::unique_ptr<Fault> fault_;
   std::atomic<bool> run_faulted_{false};
   bool run_open_ = false;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "plugin/error_matchers.h"
 #include "pypto/backend/toolchain.h"
 #include "pypto/runtime/tensor.h"
 #include "pypto/support/error.h"
@@ -22,6 +23,7 @@ using pypto::backend::BuildOptions;
 using pypto::backend::GetToolchain;
 using pypto::backend::ProgramArg;
 using pypto::runtime::Tensor;
+using pypto::testing::ErrorFrom;
 
 // out = a + scalar over a 16x16 FP32 tile; the second tile's address is a
 // parameter so that a test can push it past Vec's capacity.
@@ -90,17 +92,6 @@ int64_t FloatBits(float f) {
   uint32_t bits;
   std::memcpy(&bits, &f, sizeof(bits));
   return bits;
-}
-
-template <class F>
-Error ErrorFrom(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e;
-  }
-  ADD_FAILURE() << "expected a pypto::Error";
-  return Error(ErrorKind::kInternal, "<nothing thrown>");
 }
 
 TEST(SimulatorToolchain, BuildsAndRunsAKernelFromItsOrchestration) {

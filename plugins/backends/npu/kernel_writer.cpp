@@ -379,6 +379,11 @@ std::string KernelWriter::DeclareTile(const VarPtr& var, const Span& span, std::
                                       const std::string& note, const std::string& op) {
   auto type = As<TileType>(var->type);
   if (!type) FailAt(op, "'" + var->name_hint + "' is a " + TypeToString(var->type) + ", not a tile", span);
+  return DeclareTileAs(var, type, span, pad, note, op);
+}
+
+std::string KernelWriter::DeclareTileAs(const VarPtr& var, const Ref<TileType>& type, const Span& span,
+                                        std::optional<PadValue> pad, const std::string& note, const std::string& op) {
   TileSpellingResult spelled = SpellTile(*type, pad);
   if (!spelled.spelling) FailAt(op, "tile '" + var->name_hint + "': " + spelled.problem, span);
   const MemRefPtr& memref = type->memref;
@@ -441,7 +446,7 @@ std::string KernelWriter::TensorDim(const TensorInfo& tensor, size_t axis) const
 // window leaving the tensor as a fault of `instruction`; with the tensor's strides.
 std::string KernelWriter::Window(const OpSite& site, const char* instruction, const TensorInfo& tensor,
                                  const ExprPtr& offsets, const std::vector<int64_t>& extents,
-                                 const std::string& name_hint) {
+                                 const std::string& name_hint, const std::vector<ExprPtr>& valid) {
   size_t rank = tensor.type->rank();
   std::vector<ExprPtr> origin = TupleElements(offsets);
   if (origin.size() != rank || extents.size() != rank) {
@@ -457,14 +462,22 @@ std::string KernelWriter::Window(const OpSite& site, const char* instruction, co
     std::string offset = ScalarAs(origin[i], DataType::INDEX);
     size_t k = FiveDimIndex(rank, i);
     if (!off || *off != 0) pointer += " + " + offset + " * " + tensor.name + ".stride[" + std::to_string(k) + "]";
+    // The instruction moves the tile's valid region: a smaller valid extent
+    // (a partial tile at the tensor's end) is the window's extent.
+    std::optional<int64_t> want = extents[i];
+    std::string want_text = std::to_string(extents[i]);
+    if (i < valid.size()) {
+      want = AsConstInt(valid[i]);
+      want_text = ScalarAs(valid[i], DataType::INDEX);
+    }
     std::string extent;
-    if (off && dim) {
-      extent = std::to_string(*off < 0 || *off >= *dim ? 0 : std::min(*dim - *off, extents[i]));
+    if (off && dim && want) {
+      extent = std::to_string(*off < 0 || *off >= *dim ? 0 : std::min(*dim - *off, *want));
       shape_dims.push_back(extent);
     } else {
       dynamic = true;
-      extent = "WindowExtent(" + TensorDim(tensor, i) + ", " + offset + ", " + std::to_string(extents[i]) + ", \"" +
-               instruction + "\", " + LocOf(site.span) + ")";
+      extent = "WindowExtent(" + TensorDim(tensor, i) + ", " + offset + ", " + want_text + ", \"" + instruction +
+               "\", " + LocOf(site.span) + ")";
       shape_dims.push_back("DYNAMIC");
     }
     dyn[k] = extent;
@@ -482,7 +495,8 @@ void KernelWriter::EmitLoad(const OpSite& site) {
   auto extents = StaticShape(TupleElements(site.call.args[2]));
   if (!extents) Fail(site, "the load's shapes must be constants (the tile's static extents)");
   std::string tile = DeclareResult(site);
-  std::string window = Window(site, "TLOAD", tensor, site.call.args[1], *extents, tile + "_src");
+  std::vector<ExprPtr> valid = site.call.args.size() > 3 ? TupleElements(site.call.args[3]) : std::vector<ExprPtr>{};
+  std::string window = Window(site, "TLOAD", tensor, site.call.args[1], *extents, tile + "_src", valid);
   Instruction(site, "TLOAD", {tile, window});
 }
 
@@ -498,7 +512,8 @@ void KernelWriter::EmitStore(const OpSite& site) {
                    std::to_string(tensor.type->rank()));
   }
   std::string tile = TileArg(site, 0);
-  std::string window = Window(site, "TSTORE", tensor, site.call.args[1], *extents, tensor.name + "_dst");
+  std::string window =
+      Window(site, "TSTORE", tensor, site.call.args[1], *extents, tensor.name + "_dst", tile_type->valid_shape);
   Instruction(site, "TSTORE", {window, tile});
   // The result is the tensor, written in place.
   if (site.result) tensors_[site.result.get()] = tensor;
@@ -507,6 +522,32 @@ void KernelWriter::EmitStore(const OpSite& site) {
 void KernelWriter::EmitView(const OpSite& site, size_t arg) {
   std::string source = TileArg(site, arg);
   DeclareResult(site, std::nullopt, "view of " + source);
+}
+
+void KernelWriter::EmitSlice(const OpSite& site) {
+  std::string source = TileArg(site, 0);
+  if (!site.result) Fail(site, "the op's result tile is not assigned to a variable");
+  auto source_type = As<TileType>(site.call.args[0]->type);
+  auto view_type = As<TileType>(site.result->type);
+  auto source_shape = StaticShape(source_type->shape);
+  auto view_shape = view_type ? StaticShape(view_type->shape) : std::nullopt;
+  bool row_major = !(source_type->blayout && *source_type->blayout == TileLayout::ColMajor);
+  if (source_type->rank() != 2 || !source_shape || !view_shape || !row_major ||
+      (*view_shape)[1] == (*source_shape)[1]) {
+    DeclareResult(site, std::nullopt, "view of " + source);
+    return;
+  }
+  // Fewer columns than the source: the window's rows are the source's rows,
+  // so it is a tile of the source's row length, valid over the window.
+  auto address = view_type->memref ? AsConstInt(view_type->memref->byte_offset) : std::nullopt;
+  if (address && *address % 32 != 0) {
+    Fail(site, "the window starts at byte " + std::to_string(*address) + " of its memory space, not a multiple of 32 (the ISA's tile alignment); slice at an offset whose start is 32-byte "
+                   "aligned, or copy the window with tile.extract");
+  }
+  auto window = std::make_shared<TileType>(*view_type);
+  window->valid_shape = view_type->valid_shape.empty() ? view_type->shape : view_type->valid_shape;
+  window->shape = {Int((*view_shape)[0]), Int((*source_shape)[1])};
+  DeclareTileAs(site.result, window, site.span, std::nullopt, "window of " + source, site.op());
 }
 
 void KernelWriter::EmitAssemble(const OpSite& site) {

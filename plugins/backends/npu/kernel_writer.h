@@ -52,6 +52,8 @@ class KernelWriter {
   void EmitStore(const OpSite& site);
   // Declares the result as a view of the tile in `arg` (same storage, no data moves).
   void EmitView(const OpSite& site, size_t arg);
+  // tile.slice: a view at the window's address (row stride of the source when it has fewer columns).
+  void EmitSlice(const OpSite& site);
   // tile.assemble: the source is copied into a window of the target's storage.
   void EmitAssemble(const OpSite& site);
 
@@ -85,10 +87,14 @@ class KernelWriter {
 
   std::string DeclareTile(const ir::VarPtr& var, const Span& span, std::optional<ir::PadValue> pad,
                           const std::string& note, const std::string& op);
+  // DeclareTile with the C++ tile spelled from `type` instead of the variable's own type.
+  std::string DeclareTileAs(const ir::VarPtr& var, const ir::Ref<ir::TileType>& type, const Span& span,
+                            std::optional<ir::PadValue> pad, const std::string& note, const std::string& op);
   const TileInfo& TileOf(const ir::ExprPtr& e, const std::string& op, const Span& span) const;
   const TensorInfo& TensorOf(const ir::ExprPtr& e, const std::string& op, const Span& span) const;
   std::string Window(const OpSite& site, const char* instruction, const TensorInfo& tensor, const ir::ExprPtr& offsets,
-                     const std::vector<int64_t>& extents, const std::string& name_hint);
+                     const std::vector<int64_t>& extents, const std::string& name_hint,
+                     const std::vector<ir::ExprPtr>& valid = {});
   std::string TensorDim(const TensorInfo& tensor, size_t axis) const;
   std::string ScalarCall(const ir::Call& call);
   std::string Binary(const ir::BinaryExpr& e);

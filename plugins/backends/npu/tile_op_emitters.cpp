@@ -185,7 +185,7 @@ std::map<std::string, OpEmitter> BuildTable() {
   t["tile.create"] = [](KernelWriter& w, const OpSite& s) { w.DeclareResult(s, std::nullopt, "scratch"); };
   t["tile.full"] = EmitFull;
   t["tile.expands"] = EmitExpands;
-  t["tile.slice"] = [](KernelWriter& w, const OpSite& s) { w.EmitView(s, 0); };
+  t["tile.slice"] = [](KernelWriter& w, const OpSite& s) { w.EmitSlice(s); };
   t["tile.reshape"] = [](KernelWriter& w, const OpSite& s) { w.EmitView(s, 0); };
   t["tile.set_validshape"] = [](KernelWriter& w, const OpSite& s) { w.EmitView(s, 0); };
   t["tile.extract"] = EmitExtract;

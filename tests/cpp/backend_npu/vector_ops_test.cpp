@@ -223,5 +223,61 @@ TEST(NpuVectorOps, ConcatRuns) {
   }
 }
 
+TEST(NpuVectorOps, ASliceWithFewerColumnsKeepsTheSourcesRowStride) {
+  auto x = TensorVar("x", {16, 32});
+  auto out = TensorVar("out", {8, 16});
+  Body body;
+  auto tx = body.Def("tx", Load(x, {16, 32}), 3);
+  auto window = body.Def("window", Op("tile.slice", {tx, Tuple({8, 16}), Tuple({8, 16})}), 4);
+  body.Eval(Store(window, out), 5);
+  CompiledKernel kernel("slice", KernelSource(KernelFn("slice", {x, out}, body.stmts)));
+  auto in = FilledFloat({16, 32}, [](int64_t i) { return static_cast<float>(i); });
+  auto result = runtime::Tensor::Allocate(DataType::FP32, {8, 16});
+  runtime::TaskArgs args;
+  args.AddInput(in).AddOutputExisting(result);
+  RunOnce(kernel, args);
+  auto got = Floats(result);
+  for (int64_t r = 0; r < 8; ++r) {
+    for (int64_t c = 0; c < 16; ++c) ASSERT_EQ(got[r * 16 + c], static_cast<float>((r + 8) * 32 + c + 16)) << r;
+  }
+}
+
+TEST(NpuCodegenErrors, ASliceThatStartsOffTheTileAlignmentIsRefused) {
+  auto x = TensorVar("x", {16, 32}, DataType::INT8);
+  auto out = TensorVar("out", {8, 16}, DataType::INT8);
+  Body body;
+  auto tx = body.Def("tx", Load(x, {16, 32}), 3);
+  auto window = body.Def("window", Op("tile.slice", {tx, Tuple({8, 16}), Tuple({4, 8})}), 4);
+  body.Eval(Store(window, out), 5);
+  std::string what = CodegenErrorOf(KernelFn("slice", {x, out}, body.stmts));
+  EXPECT_NE(what.find("op 'tile.slice': the window starts at byte 136"), std::string::npos) << what;
+}
+
+TEST(NpuVectorOps, ALoadWithARunTimeValidShapeReadsOnlyThatWindow) {
+  auto n = IndexVar("n");
+  auto x = Var::Make("x", TensorType::Make(std::vector<ExprPtr>{Int(8), n}, DataType::FP32));
+  auto out = TensorVar("out", {8, 32});
+  Body body;
+  auto offsets = Ints({0, 0});
+  auto tx = body.Def("tx", Op("tile.load", {x, MakeTuple::Make(offsets), Tuple({8, 32}),
+                                            MakeTuple::Make({Int(8), n})}, Target(MemorySpace::Vec)), 3);
+  auto padded = body.Def("padded", Op("tile.fillpad", {tx}), 4);
+  body.Eval(Store(padded, out), 5);
+  CompiledKernel kernel("partial", KernelSource(KernelFn("partial", {x, n, out}, body.stmts)));
+  for (int64_t cols : {20, 7}) {
+    auto in = FilledFloat({8, cols}, [](int64_t i) { return static_cast<float>(i + 1); });
+    auto result = runtime::Tensor::Allocate(DataType::FP32, {8, 32});
+    runtime::TaskArgs args;
+    args.AddInput(in).AddOutputExisting(result).AddScalar(cols);
+    RunOnce(kernel, args);
+    auto got = Floats(result);
+    for (int64_t r = 0; r < 8; ++r) {
+      for (int64_t c = 0; c < 32; ++c) {
+        ASSERT_EQ(got[r * 32 + c], c < cols ? static_cast<float>(r * cols + c + 1) : 0.0f) << cols << ":" << r;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace pypto::test

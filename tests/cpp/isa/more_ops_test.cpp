@@ -88,6 +88,8 @@ TEST_F(MoreOps, BitwiseAndShifts) {
   EXPECT_EQ(ud.data[0], 0xF1);
   TXORS(ud, u, 0xFF);
   EXPECT_EQ(ud.data[1], 0x0E);
+  TXORS(ud, u, 0x0F, d);  // the registry's tile.xors carries a scratch tile; it is unused
+  EXPECT_EQ(ud.data[1], 0xFE);
   TSHLS(ud, u, 1);
   EXPECT_EQ(ud.data[1], 0xE2);
 }
@@ -144,6 +146,24 @@ TEST_F(MoreOps, ProductsAndArgReductions) {
   TROWARGMIN(amin, a);
   EXPECT_EQ(amax.At(0, 0), 5);
   EXPECT_EQ(amin.At(0, 0), 5);
+}
+
+TEST_F(MoreOps, ColumnReductionsRunInPlace) {
+  // The registry lets col_max/min/prod write into their source's first row.
+  TileVec<int32_t, 3, 4> src;
+  Place(src);
+  const int32_t values[12] = {2, -1, 5, 7, 3, 4, -6, 1, 5, 2, 2, -2};
+  std::memcpy(src.data, values, sizeof values);
+  TileVec<int32_t, 1, 4> dst;
+  TASSIGN(dst, static_cast<uint64_t>(reinterpret_cast<uint8_t*>(src.data) -
+                                     reinterpret_cast<uint8_t*>(core_.buffer[static_cast<int>(TileType::Vec)])));
+  TCOLPROD(dst, src);
+  const int32_t prod[4] = {30, -8, -60, -14};
+  for (int c = 0; c < 4; ++c) EXPECT_EQ(dst.data[c], prod[c]) << c;
+  std::memcpy(src.data, values, sizeof values);
+  TCOLMAX(dst, src);
+  const int32_t max[4] = {5, 4, 5, 7};
+  for (int c = 0; c < 4; ++c) EXPECT_EQ(dst.data[c], max[c]) << c;
 }
 
 TEST_F(MoreOps, LeakyReluSinCos) {

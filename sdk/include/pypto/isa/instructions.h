@@ -462,12 +462,12 @@ inline void ColReduce(const char* name, D& dst, const S& src, Loc loc) {
   }
   using A = typename SumOf<typename S::DType>::type;
   using T = typename D::DType;
-  for (int c = 0; c < cols; ++c) dst.At(0, c) = Store<T>(Init<Op, A>());
-  for (int r = 0; r < rows; ++r) {
-    for (int c = 0; c < cols; ++c) {
-      A acc = static_cast<A>(Load(dst.At(0, c)));
-      dst.At(0, c) = Store<T>(Step<Op, A>(acc, static_cast<A>(Load(src.At(r, c)))));
-    }
+  // Column by column, written once read: dst may be src's first row (the
+  // registry lets col_max/min/prod run in place).
+  for (int c = 0; c < cols; ++c) {
+    A acc = Init<Op, A>();
+    for (int r = 0; r < rows; ++r) acc = Step<Op, A>(acc, static_cast<A>(Load(src.At(r, c))));
+    dst.At(0, c) = Store<T>(acc);
   }
   FillPad(dst);
 }
@@ -1031,6 +1031,10 @@ PTO_BITWISE_OPS(TSHR, detail::ShiftRight(x, y))
 template <typename D, typename A, typename B, typename Tmp>
 inline void TXOR(D& dst, const A& a, const B& b, Tmp&, Loc loc = {}) {
   TXOR(dst, a, b, loc);
+}
+template <typename D, typename S, typename Tmp>
+inline void TXORS(D& dst, const S& src, Compute<typename S::DType> s, Tmp&, Loc loc = {}) {
+  TXORS(dst, src, s, loc);
 }
 template <typename D, typename S>
 inline void TNOT(D& dst, const S& src, Loc loc = {}) {

@@ -305,6 +305,19 @@ void KernelWriter::CarryInto(const VarPtr& target, const ExprPtr& value, const S
   Line(scalars_.at(target.get()) + " = " + ScalarAs(value, *ScalarDType(target->type)) + ";");
 }
 
+// The body of a loop whose header line is written: its yields assign the
+// carried variables, and the loop's results are the carried values after it.
+void KernelWriter::EmitLoopBody(const StmtPtr& body, const std::vector<ir::IterArgPtr>& iter_args,
+                                const std::vector<VarPtr>& return_vars, const Span& span) {
+  ++indent_;
+  yield_targets_.push_back({iter_args.begin(), iter_args.end()});
+  EmitBlock(body);
+  yield_targets_.pop_back();
+  --indent_;
+  Line("}");
+  for (size_t i = 0; i < return_vars.size(); ++i) DeclareCarried(return_vars[i], iter_args[i], span);
+}
+
 void KernelWriter::EmitFor(const ForStmt& stmt) {
   for (const auto& arg : stmt.iter_args) DeclareCarried(arg, arg->init_value, stmt.span);
   auto step = AsConstInt(stmt.step);
@@ -316,29 +329,13 @@ void KernelWriter::EmitFor(const ForStmt& stmt) {
   std::string cmp = step && *step < 0 ? " > " : " < ";
   Line("for (" + type + " " + var + " = " + ScalarAs(stmt.start, dtype) + "; " + var + cmp +
        ScalarAs(stmt.stop, dtype) + "; " + var + " += " + ScalarAs(stmt.step, dtype) + ") {" + Where(stmt.span));
-  ++indent_;
-  yield_targets_.push_back({stmt.iter_args.begin(), stmt.iter_args.end()});
-  EmitBlock(stmt.body);
-  yield_targets_.pop_back();
-  --indent_;
-  Line("}");
-  for (size_t i = 0; i < stmt.return_vars.size(); ++i) {
-    DeclareCarried(stmt.return_vars[i], stmt.iter_args[i], stmt.span);
-  }
+  EmitLoopBody(stmt.body, stmt.iter_args, stmt.return_vars, stmt.span);
 }
 
 void KernelWriter::EmitWhile(const WhileStmt& stmt) {
   for (const auto& arg : stmt.iter_args) DeclareCarried(arg, arg->init_value, stmt.span);
   Line("while (" + Unparenthesized(ScalarAs(stmt.condition, DataType::BOOL)) + ") {" + Where(stmt.span));
-  ++indent_;
-  yield_targets_.push_back({stmt.iter_args.begin(), stmt.iter_args.end()});
-  EmitBlock(stmt.body);
-  yield_targets_.pop_back();
-  --indent_;
-  Line("}");
-  for (size_t i = 0; i < stmt.return_vars.size(); ++i) {
-    DeclareCarried(stmt.return_vars[i], stmt.iter_args[i], stmt.span);
-  }
+  EmitLoopBody(stmt.body, stmt.iter_args, stmt.return_vars, stmt.span);
 }
 
 void KernelWriter::EmitIf(const IfStmt& stmt) {

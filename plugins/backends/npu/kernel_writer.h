@@ -75,6 +75,8 @@ class KernelWriter {
   void EmitAssign(const ir::AssignStmt& stmt);
   void EmitEval(const ir::EvalStmt& stmt);
   void EmitCall(const OpSite& site);
+  void EmitLoopBody(const ir::StmtPtr& body, const std::vector<ir::IterArgPtr>& iter_args,
+                    const std::vector<ir::VarPtr>& return_vars, const Span& span);
   void EmitFor(const ir::ForStmt& stmt);
   void EmitWhile(const ir::WhileStmt& stmt);
   void EmitIf(const ir::IfStmt& stmt);

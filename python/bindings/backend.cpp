@@ -7,6 +7,7 @@
 #include "pypto/backend/registry.h"
 #include "pypto/backend/toolchain.h"
 #include "pypto/runtime/tensor.h"
+#include "tensor_import.h"
 
 namespace pypto::python {
 
@@ -25,20 +26,66 @@ std::vector<Artifact> Generate(const std::string& name, const std::shared_ptr<ir
   return backend::RunBackend(*generator, program, ctx);
 }
 
-// A Python argument of a program: a runtime.Tensor (or anything it wraps) or
-// the 64-bit pattern of a scalar, which the caller encodes by dtype.
-ProgramArg ToProgramArg(py::handle value) {
-  if (py::isinstance<py::int_>(value)) return ProgramArg::OfScalar(value.cast<int64_t>());
-  return ProgramArg::OfTensor(value.cast<runtime::Tensor>());
-}
+// The program arguments of one call, converted from Python: runtime.Tensor
+// objects, arrays (torch, numpy, DLPack, buffer protocol) and scalars given as
+// the int of their bit pattern. Torch tensors are borrowed (see
+// TensorFromPythonBorrowed): the call holds the objects until it returns.
+struct CallArgs {
+  std::vector<ProgramArg> args;
+  std::vector<py::handle> objects;
+  std::vector<bool> borrowed;
 
-std::vector<runtime::Tensor> Run(Executable& executable, const std::string& entry, const py::sequence& args) {
-  std::vector<ProgramArg> converted;
-  for (auto item : args) converted.push_back(ToProgramArg(item));
-  // Kernels run on worker threads; Python threads (and the tensors' deleters,
-  // which take the GIL) must be able to run meanwhile.
-  py::gil_scoped_release release;
-  return executable.Run(entry, converted);
+  explicit CallArgs(const py::sequence& values) {
+    for (auto value : values) {
+      objects.push_back(value);
+      if (PyLong_Check(value.ptr())) {
+        args.push_back(ProgramArg::OfScalar(value.cast<int64_t>()));
+        borrowed.push_back(false);
+        continue;
+      }
+      bool is_borrowed = false;
+      args.push_back(ProgramArg::OfTensor(TensorFromPythonBorrowed(value, &is_borrowed)));
+      borrowed.push_back(is_borrowed);
+    }
+  }
+
+  // A result as Python sees it: the argument object it is (same memory,
+  // shape, strides and dtype), else a runtime.Tensor that keeps any borrowed
+  // argument it shares memory with alive.
+  py::object Result(const runtime::Tensor& result) const {
+    for (size_t i = 0; i < args.size(); ++i) {
+      const auto& arg = args[i].tensor;
+      if (arg && SameView(*arg, result)) return py::reinterpret_borrow<py::object>(objects[i]);
+    }
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (!borrowed[i] || args[i].tensor->storage() != result.storage()) continue;
+      auto owner = std::make_shared<py::object>(py::reinterpret_borrow<py::object>(objects[i]));
+      return py::cast(runtime::Tensor::Wrap(result.data(), result.dtype(), result.shape(), result.strides(),
+                                            [owner]() mutable {
+                                              py::gil_scoped_acquire gil;
+                                              owner.reset();
+                                            }));
+    }
+    return py::cast(result);
+  }
+
+  static bool SameView(const runtime::Tensor& a, const runtime::Tensor& b) {
+    return a.data() == b.data() && a.dtype() == b.dtype() && a.shape() == b.shape() && a.strides() == b.strides();
+  }
+};
+
+py::list Run(Executable& executable, const std::string& entry, const py::sequence& values) {
+  CallArgs call(values);
+  std::vector<runtime::Tensor> results;
+  {
+    // Kernels run on worker threads; Python threads (and the tensors' deleters,
+    // which take the GIL) must be able to run meanwhile.
+    py::gil_scoped_release release;
+    results = executable.Run(entry, call.args);
+  }
+  py::list out;
+  for (const auto& result : results) out.append(call.Result(result));
+  return out;
 }
 
 }  // namespace
@@ -84,8 +131,10 @@ void BindBackend(py::module_& m) {
       .def_property_readonly("entries", &Executable::entries)
       .def_property_readonly("build_stats", &Executable::build_stats)
       .def("run", &Run, py::arg("entry"), py::arg("args"),
-           "Runs orchestration `entry`; args are runtime.Tensor objects and scalar bit patterns (int), in parameter "
-           "order. Returns the program's results. A kernel fault raises pypto.KernelFault.");
+           "Runs orchestration `entry` on args in parameter order: tensors (runtime.Tensor, torch.Tensor, "
+           "numpy.ndarray or any DLPack or buffer-protocol array, shared, never copied) and scalars as the int of "
+           "their bit pattern. Returns the program's results: a result that is one of the arguments as that "
+           "argument object, others as runtime.Tensor. A kernel fault raises pypto.KernelFault.");
 
   m.def(
       "build",

@@ -6,8 +6,8 @@
 #include <memory>
 #include <optional>
 
-#include "casters.h"
 #include "pypto/runtime/dlpack.h"
+#include "tensor_import.h"
 #include "pypto/runtime/tensor.h"
 #include "pypto/support/error.h"
 
@@ -108,17 +108,24 @@ Tensor FromBuffer(py::handle obj) {
   return read_only ? t.AsReadOnly() : t;
 }
 
-// torch's CPU dtypes PyPTO shares by reading the tensor's fields.
-std::optional<ir::DataType> TorchDType(const std::string& name) {
-  static const std::map<std::string, ir::DataType> dtypes = {
+// torch's CPU dtypes PyPTO shares by reading the tensor's fields; nullopt
+// for the others. torch dtypes are singletons, so each is named once.
+std::optional<ir::DataType> TorchDType(py::handle dtype) {
+  static const std::map<std::string, ir::DataType> by_name = {
       {"torch.float32", ir::DataType::FP32}, {"torch.float16", ir::DataType::FP16},
       {"torch.bfloat16", ir::DataType::BF16}, {"torch.int8", ir::DataType::INT8},
       {"torch.int16", ir::DataType::INT16},   {"torch.int32", ir::DataType::INT32},
       {"torch.int64", ir::DataType::INT64},   {"torch.uint8", ir::DataType::UINT8},
       {"torch.bool", ir::DataType::BOOL}};
-  auto it = dtypes.find(name);
-  if (it == dtypes.end()) return std::nullopt;
-  return it->second;
+  static std::map<PyObject*, std::optional<ir::DataType>> seen;
+  auto known = seen.find(dtype.ptr());
+  if (known != seen.end()) return known->second;
+  auto it = by_name.find(py::str(dtype));
+  std::optional<ir::DataType> result;
+  if (it != by_name.end()) result = it->second;
+  dtype.inc_ref();  // the key stays valid
+  seen.emplace(dtype.ptr(), result);
+  return result;
 }
 
 // A plain CPU torch.Tensor, read through its fields: DLPack export costs tens
@@ -136,18 +143,21 @@ bool IsTorchTensorType(py::handle type) {
     torch_tensor = type.ptr();
     Py_INCREF(torch_tensor);
   }
-  return PyObject_IsSubclass(type.ptr(), torch_tensor) == 1;
+  return type.ptr() == torch_tensor || PyObject_IsSubclass(type.ptr(), torch_tensor) == 1;
 }
 
-std::optional<Tensor> FromTorch(py::handle obj) {
+std::optional<Tensor> FromTorch(py::handle obj, bool borrow) {
   if (!IsTorchTensorType(py::type::of(obj))) return std::nullopt;
   // Complex dtypes (the only ones with conjugate or negative views) are not
   // in TorchDType, so those views never get here.
-  auto dtype = TorchDType(py::str(obj.attr("dtype")));
-  if (!dtype || !obj.attr("is_cpu").cast<bool>() || obj.attr("requires_grad").cast<bool>()) return std::nullopt;
-  auto shape = obj.attr("shape").cast<std::vector<int64_t>>();
-  auto strides = obj.attr("stride")().cast<std::vector<int64_t>>();
-  auto* data = reinterpret_cast<void*>(obj.attr("data_ptr")().cast<uintptr_t>());
+  static const py::str dtype_name("dtype"), is_cpu("is_cpu"), requires_grad("requires_grad"), shape_name("shape"),
+      stride_name("stride"), data_ptr("data_ptr");
+  auto dtype = TorchDType(obj.attr(dtype_name));
+  if (!dtype || !obj.attr(is_cpu).cast<bool>() || obj.attr(requires_grad).cast<bool>()) return std::nullopt;
+  auto shape = obj.attr(shape_name).cast<std::vector<int64_t>>();
+  auto strides = obj.attr(stride_name)().cast<std::vector<int64_t>>();
+  auto* data = reinterpret_cast<void*>(obj.attr(data_ptr)().cast<uintptr_t>());
+  if (borrow) return Tensor::Wrap(data, *dtype, shape, strides, nullptr);
   auto owner = std::make_shared<py::object>(py::reinterpret_borrow<py::object>(obj));
   return Tensor::Wrap(data, *dtype, shape, strides, [owner]() mutable {
     py::gil_scoped_acquire gil;
@@ -155,9 +165,12 @@ std::optional<Tensor> FromTorch(py::handle obj) {
   });
 }
 
-Tensor FromObject(py::handle obj) {
+Tensor FromObject(py::handle obj, bool borrow_torch, bool* borrowed) {
   if (py::isinstance<Tensor>(obj)) return obj.cast<Tensor>();
-  if (auto tensor = FromTorch(obj)) return *tensor;
+  if (auto tensor = FromTorch(obj, borrow_torch)) {
+    *borrowed = borrow_torch;
+    return *tensor;
+  }
   if (py::hasattr(obj, "__dlpack__")) return FromDlpack(obj);
   if (PyObject_CheckBuffer(obj.ptr())) return FromBuffer(obj);
   ThrowTypeError("pypto.runtime.Tensor: expected a torch.Tensor, a numpy.ndarray or another object with __dlpack__ "
@@ -187,11 +200,21 @@ void DeleteUnusedCapsule(PyObject* capsule) {
 
 }  // namespace
 
+Tensor TensorFromPython(py::handle obj) {
+  bool borrowed = false;
+  return FromObject(obj, false, &borrowed);
+}
+
+Tensor TensorFromPythonBorrowed(py::handle obj, bool* borrowed) {
+  *borrowed = false;
+  return FromObject(obj, true, borrowed);
+}
+
 void BindRuntime(py::module_& m) {
   py::class_<Tensor>(m, "Tensor",
                      "A tensor the runtime hands to kernels: a view on host memory shared with torch or numpy "
                      "(never copied) or allocated by PyPTO.")
-      .def(py::init([](py::handle obj) { return FromObject(obj); }), py::arg("obj"),
+      .def(py::init([](py::handle obj) { return TensorFromPython(obj); }), py::arg("obj"),
            "Wraps a torch.Tensor, numpy.ndarray or any object with __dlpack__ or the buffer protocol, sharing its "
            "memory. CPU tensors only.")
       .def_static(

@@ -182,13 +182,15 @@ Runtime::Runtime(RuntimeOptions options) {
                          options.core_state(c, CoreType::AIV, 1)};
     }
   }
+  cluster_busy_.assign(n, false);
   workers_.reserve(n);
-  for (int i = 0; i < n; ++i) workers_.emplace_back([this, i] { WorkerLoop(i); });
+  for (int i = 0; i < n; ++i) workers_.emplace_back([this] { WorkerLoop(); });
 }
 
 Runtime::~Runtime() {
   {
     std::unique_lock lock(mu_);
+    work_cv_.notify_all();  // a deferred block (see Release) still runs
     done_cv_.wait(lock, [&] { return unfinished_ == 0; });
     stopping_ = true;
   }
@@ -284,15 +286,37 @@ TaskId Runtime::Submit(const KernelSet& kernels, const TaskArgs& args, int core_
 TaskId Runtime::SubmitJoin(const std::vector<TaskId>& deps) { return Enqueue(KernelSet(), TaskArgs(), 0, deps); }
 
 TaskId Runtime::Enqueue(const KernelSet& kernels, const TaskArgs& args, int core_num, const std::vector<TaskId>& deps) {
-  std::string name = core_num == 0 ? std::string("join") : kernels.name();
+  // Built before the lock is taken: workers wait on it between blocks.
+  auto task = std::make_unique<Task>();
+  Task* t = task.get();
+  t->kernels = kernels;
+  t->core_num = core_num;
+  t->args = args.args();
+  t->descs.reserve(t->args.size());
+  t->slots.reserve(t->args.size());
+  for (const auto& arg : t->args) {
+    if (arg.dir == ArgDirection::Scalar) {
+      t->slots.push_back(arg.scalar);
+    } else {
+      t->descs.push_back(arg.tensor.Describe());
+      t->slots.push_back(reinterpret_cast<int64_t>(&t->descs.back()));
+    }
+  }
+  t->blocks_left = core_num;
+
   // The last run's tasks are freed after the lock is released: freeing a
   // tensor may call back into its owner (a DLPack deleter taking the GIL).
   RetiredRun retired;
   std::unique_lock lock(mu_);
   StartRunIfIdle(retired);
+  if (wake_deferred_) {
+    wake_deferred_ = false;
+    WakeWorkers(static_cast<int>(ready_.size()));
+  }
   std::vector<TaskId> all;
   for (TaskId d : deps) {
     if (d < 0 || d >= next_id_) {
+      std::string name = core_num == 0 ? std::string("join") : kernels.name();
       ThrowValueError("Runtime.submit: task '" + name + "' depends on task " + std::to_string(d) +
                       ", which was never submitted (ids so far: 0.." + std::to_string(next_id_ - 1) + ")");
     }
@@ -306,23 +330,8 @@ TaskId Runtime::Enqueue(const KernelSet& kernels, const TaskArgs& args, int core
   std::sort(all.begin(), all.end());
   all.erase(std::unique(all.begin(), all.end()), all.end());
 
-  auto task = std::make_unique<Task>();
-  Task* t = task.get();
   t->id = next_id_++;
-  t->kernels = kernels;
-  t->core_num = core_num;
-  t->args = args.args();
-  t->descs.reserve(t->args.size());
-  for (const auto& arg : t->args) {
-    if (arg.dir == ArgDirection::Scalar) {
-      t->slots.push_back(arg.scalar);
-    } else {
-      t->descs.push_back(arg.tensor.Describe());
-      t->slots.push_back(reinterpret_cast<int64_t>(&t->descs.back()));
-    }
-  }
   t->deps = all;
-  t->blocks_left = core_num;
   tasks_.push_back(std::move(task));
   ++unfinished_;
   Record(args, t->id, derived);
@@ -332,17 +341,36 @@ TaskId Runtime::Enqueue(const KernelSet& kernels, const TaskArgs& args, int core
     pred->successors.push_back(t);
     ++t->pending;
   }
-  if (t->pending == 0) Release(t);
+  if (t->pending == 0) Release(t, /*from_submit=*/true);
   return t->id;
 }
 
-void Runtime::Release(Task* t) {
+void Runtime::Release(Task* t, bool from_submit) {
   if (fault_ || t->core_num == 0) {
     CompleteTask(t);
     return;
   }
   for (int32_t b = 0; b < t->core_num; ++b) ready_.push_back({t, b});
-  work_cv_.notify_all();
+  // Waking a worker costs more than a small kernel. A lone block the
+  // submitting thread made ready waits for the next submit or for WaitAll,
+  // where that thread runs it itself; programs of one task then never hand
+  // off to a worker and back.
+  if (from_submit && ready_.size() == 1) {
+    wake_deferred_ = true;
+    return;
+  }
+  WakeWorkers(t->core_num);
+}
+
+void Runtime::WakeWorkers(int blocks) {
+  // Busy workers look at the queue before they sleep; only sleeping ones
+  // need a signal, and no more of them than there are new blocks.
+  if (idle_workers_ == 0) return;
+  if (blocks == 1 || idle_workers_ == 1) {
+    work_cv_.notify_one();
+  } else {
+    work_cv_.notify_all();
+  }
 }
 
 void Runtime::CompleteTask(Task* done) {
@@ -357,7 +385,7 @@ void Runtime::CompleteTask(Task* done) {
       if (fault_) {
         work.push_back(s);
       } else {
-        Release(s);
+        Release(s, /*from_submit=*/false);
       }
     }
   }
@@ -368,17 +396,38 @@ void Runtime::FinishBlock(Task* t) {
   if (--t->blocks_left == 0) CompleteTask(t);
 }
 
-void Runtime::WorkerLoop(int cluster_id) {
+int Runtime::FreeCluster() const {
+  for (size_t c = 0; c < cluster_busy_.size(); ++c) {
+    if (!cluster_busy_[c]) return static_cast<int>(c);
+  }
+  return -1;
+}
+
+bool Runtime::CanStartBlock() const { return !ready_.empty() && FreeCluster() >= 0; }
+
+void Runtime::RunNextBlock(std::unique_lock<std::mutex>& lock) {
+  int cluster = FreeCluster();
+  cluster_busy_[cluster] = true;
+  Block block = ready_.front();
+  ready_.pop_front();
+  if (ready_.empty()) wake_deferred_ = false;
+  lock.unlock();
+  RunBlock(block, cluster);
+  lock.lock();
+  cluster_busy_[cluster] = false;
+  FinishBlock(block.task);
+  // A block that waited for a cluster (while the waiting thread held one) can start now.
+  if (!ready_.empty()) WakeWorkers(1);
+}
+
+void Runtime::WorkerLoop() {
   std::unique_lock lock(mu_);
   for (;;) {
-    work_cv_.wait(lock, [&] { return stopping_ || !ready_.empty(); });
-    if (ready_.empty()) return;
-    Block block = ready_.front();
-    ready_.pop_front();
-    lock.unlock();
-    RunBlock(block, cluster_id);
-    lock.lock();
-    FinishBlock(block.task);
+    ++idle_workers_;
+    work_cv_.wait(lock, [&] { return stopping_ || CanStartBlock(); });
+    --idle_workers_;
+    if (stopping_) return;
+    RunNextBlock(lock);
   }
 }
 
@@ -450,6 +499,7 @@ void Runtime::RunBlock(const Block& block, int cluster_id) {
 void Runtime::DrainReady() {
   std::deque<Block> dropped;
   dropped.swap(ready_);
+  wake_deferred_ = false;
   for (const Block& b : dropped) FinishBlock(b.task);
 }
 
@@ -485,7 +535,16 @@ void Runtime::EndScope() {
 
 void Runtime::WaitAll() {
   std::unique_lock lock(mu_);
-  done_cv_.wait(lock, [&] { return unfinished_ == 0; });
+  // The waiting thread runs ready blocks itself while a cluster is free: a
+  // small program then finishes without a hand-off to a worker and back,
+  // which costs more than its kernels.
+  while (unfinished_ != 0) {
+    if (CanStartBlock()) {
+      RunNextBlock(lock);
+    } else {
+      done_cv_.wait(lock, [&] { return unfinished_ == 0 || CanStartBlock(); });
+    }
+  }
   run_open_ = false;
   run_faulted_ = false;
   std::unique_ptr<Fault> fault = std::move(fault_);

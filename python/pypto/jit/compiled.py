@@ -117,12 +117,14 @@ class CompiledProgram:
     def _run(self, args: list[Any]) -> Any:
         if self.executable is None:
             raise KernelFault(f"cannot run '{self.entry}' on platform '{self.platform}': {self.unavailable}")
-        slots = [self._slot(p, a) for p, a in zip(self.params, args)]
         if not self._state.get("inputs_saved"):
             self._state["inputs_saved"] = True
-            _save_debug_inputs(self.output_dir, self.params, args, slots)
-        results = self.executable.run(self.entry, slots)
-        return self._return_value(results, args, slots)
+            _save_debug_inputs(self.output_dir, self.params,
+                               args, [self._slot(p, a) for p, a in zip(self.params, args)])
+        # Tensors go to the executable as they are (it shares their memory); scalars as their bit patterns.
+        values = [a if p.kind == "tensor" else scalar_bits(a, p.dtype) for p, a in zip(self.params, args)]
+        results = self.executable.run(self.entry, values)
+        return self._return_value(results, args)
 
     def _bind(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
         names = [p.name for p in self.params]
@@ -146,18 +148,13 @@ class CompiledProgram:
             return value if isinstance(value, RuntimeTensor) else RuntimeTensor(value)
         return scalar_bits(value, param.dtype)
 
-    def _return_value(self, results: list[Any], args: list[Any], slots: list[Any]) -> Any:
+    def _return_value(self, results: list[Any], args: list[Any]) -> Any:
+        """Results that are arguments come back as those objects; fresh ones as the caller's kind of array."""
         if self.result_count == 0:
             return None
-        returned = tuple(self._as_user_tensor(r, args, slots) for r in results)
+        returned = tuple(_to_user_array(r, args) if isinstance(r, RuntimeTensor) and not any(r is a for a in args)
+                         else r for r in results)
         return returned[0] if self.result_count == 1 else returned
-
-    def _as_user_tensor(self, result: RuntimeTensor, args: list[Any], slots: list[Any]) -> Any:
-        """The argument object a result aliases, else the result as a torch tensor (or numpy array)."""
-        for param, arg, slot in zip(self.params, args, slots):
-            if param.kind == "tensor" and slot.data_ptr == result.data_ptr and slot.shape == result.shape:
-                return arg
-        return _to_user_array(result, args)
 
     # ------------------------------------------------------------ persistence
 

@@ -498,15 +498,32 @@ def _dispatch_key(args: tuple[Any, ...], config: Any) -> tuple[Any, ...] | None:
     parts: list[Any] = []
     for arg in args:
         kind = type(arg)
-        if kind in (int, float, bool):
+        family = _ARG_FAMILIES.get(kind)
+        if family is None:
+            family = _ARG_FAMILIES[kind] = _arg_family(arg)
+        if family == "scalar":
             parts.append((kind, arg))
-        elif arrays.is_torch_tensor(arg):
+        elif family == "torch":
             parts.append((kind, arg.shape, arg.dtype, arg.stride()))
-        elif arrays.is_numpy_array(arg):
+        elif family == "numpy":
             parts.append((kind, arg.shape, arg.dtype, arg.strides))
         else:
             return None
     return tuple(parts), config.compile_key()
+
+
+# Argument type -> how _dispatch_key reads it ("scalar", "torch", "numpy" or "other"), learnt once per type.
+_ARG_FAMILIES: dict[type, str] = {}
+
+
+def _arg_family(arg: Any) -> str:
+    if type(arg) in (int, float, bool):
+        return "scalar"
+    if arrays.is_torch_tensor(arg):
+        return "torch"
+    if arrays.is_numpy_array(arg):
+        return "numpy"
+    return "other"
 
 
 def _resolve_config(config: Any, *, dump_passes: bool) -> RunConfig:

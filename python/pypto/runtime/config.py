@@ -13,6 +13,7 @@ import dataclasses
 import enum
 import hashlib
 import os
+import time
 import warnings
 from dataclasses import dataclass, field
 from typing import Any
@@ -213,12 +214,16 @@ class RunConfig:
         The pipeline enters by content (its passes and options), so editing a
         pipeline YAML file invalidates programs compiled with it.
         """
-        pipeline = _pipeline_contents(self.pipeline)
-        fields = (self.platform, self.strategy, pipeline, self.analyze_auto_scopes_for_deps, self.memory_planner,
+        fields = (self.platform, self.strategy, self.pipeline, self.analyze_auto_scopes_for_deps, self.memory_planner,
                   self.dump_ptoas_passes)
+        # Kernel calls ask on every call: the fields are compared, not trusted, and the pipeline file is
+        # looked at again (a stat) at most every _PIPELINE_RECHECK_SECONDS.
         memo = self.__dict__.get("_compile_key_memo")
-        if memo is not None and memo[0] == fields and self.distributed_config is None:
+        now = time.monotonic()
+        if (memo is not None and memo[0] == fields and self.distributed_config is None
+                and now - memo[2] < _PIPELINE_RECHECK_SECONDS):
             return memo[1]
+        pipeline = _pipeline_contents(self.pipeline)
         planner = self.memory_planner or MemoryPlanner.PYPTO
         key = (
             ("platform", self.platform),
@@ -230,10 +235,12 @@ class RunConfig:
             ("memory_planner", _freeze(planner)),
             ("dump_ptoas_passes", self.dump_ptoas_passes),
         )
-        # Kernel calls ask on every call; the fields are compared, not trusted.
-        self.__dict__["_compile_key_memo"] = (fields, key)
+        self.__dict__["_compile_key_memo"] = (fields, key, now)
         return key
 
+
+# How long a RunConfig trusts its pipeline file unchanged: an edit takes effect within this time.
+_PIPELINE_RECHECK_SECONDS = 0.5
 
 # name or path (and the directory a relative path is read from) -> (file, its mtime, digest of its contents)
 _PIPELINE_CONTENTS: dict[tuple[str, str], tuple[str, float, str]] = {}

@@ -56,6 +56,29 @@ TEST_F(Elementwise, BinaryOpsMatchDoubleReference) {
   EXPECT_FALSE(core_.faulted());
 }
 
+// The memory planner puts a result where a dying operand was: the vectorized
+// loops must give what an element-by-element loop gives with dst == src,
+// also over a valid width that leaves a tail of odd length.
+TEST_F(Elementwise, InPlaceOperandsGiveTheOutOfPlaceResult) {
+  using W = Tile<TileType::Vec, float, 4, 40, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+  W x, y;
+  Place(x);
+  Place(y);
+  Fill(x, -3, 3);
+  Fill(y, 0.5, 2);
+  x.SetValidShape(4, 37);
+  y.SetValidShape(4, 37);
+  std::vector<float> want(W::kSize);
+  for (int i = 0; i < W::kSize; ++i) want[i] = std::exp(x.data[i] - y.data[i]) * y.data[i];
+  TSUB(x, x, y, Loc{});
+  TEXP(x, x, Loc{});
+  TMUL(x, y, x, Loc{});
+  ASSERT_FALSE(core_.faulted());
+  for (int r = 0; r < 4; ++r) {
+    for (int c = 0; c < 37; ++c) EXPECT_LE(Rel(x.At(r, c), want[r * 40 + c]), 2e-6) << r << "," << c;
+  }
+}
+
 TEST_F(Elementwise, ScalarOpsMatchDoubleReference) {
   F a, d;
   Place(a);

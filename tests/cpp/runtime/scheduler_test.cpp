@@ -337,3 +337,55 @@ TEST(RuntimeScheduler, ManyClusterTasksReuseTheLaneThreads) {
 
 }  // namespace
 }  // namespace pypto::runtime
+
+namespace pypto::runtime {
+namespace {
+
+std::atomic<bool> g_ran{false};
+std::thread::id g_ran_on;
+
+void NoteThread(const int64_t*, PyptoRtCoreContext*) {
+  g_ran_on = std::this_thread::get_id();
+  g_ran = true;
+}
+
+TEST(RuntimeScheduler, ALoneTaskRunsOnTheThreadThatWaits) {
+  Runtime rt(RuntimeOptions{2});
+  Tensor out = Tensor::Allocate(ir::DataType::INT64, {1, 1});
+  for (int run = 0; run < 20; ++run) {
+    g_ran = false;
+    rt.Submit(KernelSet::Aiv({"note", NoteThread}), TaskArgs().AddOutputExisting(out));
+    rt.WaitAll();
+    ASSERT_TRUE(g_ran);
+    EXPECT_EQ(g_ran_on, std::this_thread::get_id()) << "run " << run;
+  }
+}
+
+TEST(RuntimeScheduler, TheNextSubmitStartsAWaitingTaskOnAWorker) {
+  Runtime rt(RuntimeOptions{2});
+  Tensor a = Tensor::Allocate(ir::DataType::INT64, {1, 1});
+  Tensor b = Tensor::Allocate(ir::DataType::INT64, {1, 1});
+  g_ran = false;
+  rt.Submit(KernelSet::Aiv({"note", NoteThread}), TaskArgs().AddOutputExisting(a));
+  // Depends on the first (it reads a), so it is not ready itself.
+  rt.Submit(KernelSet::Aiv({"after", [](const int64_t*, PyptoRtCoreContext*) {}}),
+            TaskArgs().AddInput(a).AddOutputExisting(b));
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (!g_ran && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+  EXPECT_TRUE(g_ran) << "the first task did not start before WaitAll";
+  EXPECT_NE(g_ran_on, std::this_thread::get_id());
+  rt.WaitAll();
+}
+
+TEST(RuntimeScheduler, ATaskLeftWaitingRunsBeforeTheRuntimeIsDestroyed) {
+  Tensor out = Tensor::Allocate(ir::DataType::INT64, {1, 1});
+  g_ran = false;
+  {
+    Runtime rt(RuntimeOptions{1});
+    rt.Submit(KernelSet::Aiv({"note", NoteThread}), TaskArgs().AddOutputExisting(out));
+  }
+  EXPECT_TRUE(g_ran);
+}
+
+}  // namespace
+}  // namespace pypto::runtime

@@ -219,3 +219,24 @@ def test_a_window_spelled_start_to_start_plus_16_has_a_static_extent():
     a, b, out = torch.randn(64, 64).half(), torch.randn(64, 64).half(), torch.zeros(64, 64)
     row_blocks_matmul(a, b, out, config=CONFIG)
     torch.testing.assert_close(out, a.float() @ b.float(), rtol=1e-3, atol=1e-3)
+
+
+def test_the_executable_takes_arrays_as_they_are_and_hands_back_the_argument_objects():
+    a, b, out = torch.randn(64, 64), torch.randn(64, 64), torch.zeros(64, 64)
+    compiled = add.compile(a, b, out, config=CONFIG)
+    results = compiled.executable.run(compiled.entry, [a, b, out])
+    assert len(results) == 1 and results[0] is out
+    torch.testing.assert_close(out, a + b, rtol=0, atol=0)
+    from pypto._core.runtime import Tensor as RuntimeTensor
+
+    wrapped = RuntimeTensor(out)
+    assert compiled.executable.run(compiled.entry, [np.ones((64, 64), np.float32), b, wrapped])[0] is wrapped
+    torch.testing.assert_close(out, 1 + b, rtol=0, atol=0)
+
+
+def test_a_torch_argument_can_be_dropped_right_after_the_call():
+    # Arguments are borrowed for the call only: the memory of temporaries may be reused at once.
+    b = torch.randn(64, 64)
+    for i in range(20):
+        out = add(torch.full((64, 64), float(i)), b, torch.zeros(64, 64), config=CONFIG)
+        torch.testing.assert_close(out, b + i, rtol=0, atol=0)

@@ -174,11 +174,17 @@ class Runtime {
   std::vector<std::pair<int64_t, int64_t>> ParallelPath() const;
   bool InManualScope() const;
   void Record(const TaskArgs& args, TaskId id, bool derived);
-  void Release(Task* task);
+  void Release(Task* task, bool from_submit);
+  void WakeWorkers(int blocks);
   void CompleteTask(Task* task);
   void FinishBlock(Task* task);
   void DrainReady();
-  void WorkerLoop(int cluster_id);
+  int FreeCluster() const;
+  bool CanStartBlock() const;
+  // Runs the first ready block on a free cluster (CanStartBlock() must hold),
+  // with `lock` released meanwhile.
+  void RunNextBlock(std::unique_lock<std::mutex>& lock);
+  void WorkerLoop();
   void RunBlock(const Block& block, int cluster_id);
   Task* FindTask(TaskId id) const;
 
@@ -187,17 +193,21 @@ class Runtime {
   std::condition_variable done_cv_;
   bool stopping_ = false;
   std::vector<std::thread> workers_;
+  // Which clusters run a block now. Workers and a thread in WaitAll take any
+  // free cluster, so at most num_clusters blocks run at once.
+  std::vector<bool> cluster_busy_;
   // Per cluster: the AIC's state, then the two AIV lanes'.
   std::vector<std::array<void*, 3>> core_states_;
   // Per cluster: the threads that run the other cores of a cluster task
-  // while the worker runs the first; started on first use, used only by
-  // that cluster's worker.
+  // while the thread holding the cluster runs the first; started on first use.
   std::vector<std::array<std::unique_ptr<LaneThread>, 2>> lanes_;
 
   TaskId next_id_ = 0;
   TaskId run_first_id_ = 0;
   std::vector<std::unique_ptr<Task>> tasks_;  // this run's tasks, by id - run_first_id_
   std::deque<Block> ready_;
+  bool wake_deferred_ = false;  // ready_ holds a block no worker was told about
+  int idle_workers_ = 0;        // workers waiting on work_cv_
   std::vector<Access> accesses_;  // unfinished tasks' tensor args
   int64_t unfinished_ = 0;
   std::vector<ScopeMode> scopes_;

@@ -14,7 +14,12 @@
 // Loops the vectorizer cannot transform after all (a column-major walk, a
 // conversion) stay scalar; that is not worth a warning in every kernel.
 #pragma clang diagnostic ignored "-Wpass-failed"
-#define PTO_VECTORIZE _Pragma("clang loop vectorize(enable) interleave(enable)")
+// assume_safety: the memory planner runs most element-wise instructions in
+// place (dst at src's address), which makes Clang's run-time overlap check
+// fail and every such loop fall back to scalar code. Each loop this marks
+// reads element i before any iteration writes it, so loads of a vector of
+// iterations ahead of its stores compute what the scalar loop computes.
+#define PTO_VECTORIZE _Pragma("clang loop vectorize(assume_safety) interleave(enable)")
 #elif defined(__GNUC__)
 #define PTO_VECTORIZE _Pragma("GCC ivdep")
 #else

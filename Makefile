@@ -36,6 +36,7 @@ test-python:
 # Benchmarks print measurements (ratios against a reference in the same run); they assert nothing.
 bench: build
 	@build/bin/bench_jit_compile
+	@build/bin/bench_dispatch
 	@$(PY) bench/bench_kernels.py
 
 clean:

@@ -139,12 +139,13 @@ void BindBackend(py::module_& m) {
   m.def(
       "build",
       [](const std::string& toolchain, const std::vector<Artifact>& artifacts, const std::string& platform,
-         std::optional<std::filesystem::path> cache_dir, bool use_cache, int clusters) {
+         std::optional<std::filesystem::path> cache_dir, bool use_cache, int clusters, bool check_nan) {
         backend::BuildOptions options;
         options.platform = platform;
         options.cache_dir = std::move(cache_dir);
         options.use_cache = use_cache;
         options.clusters = clusters;
+        options.check_nan = check_nan;
         std::unique_ptr<Executable> built;
         {
           py::gil_scoped_release release;
@@ -153,9 +154,10 @@ void BindBackend(py::module_& m) {
         return std::shared_ptr<Executable>(std::move(built));
       },
       py::arg("toolchain"), py::arg("artifacts"), py::arg("platform"), py::kw_only(), py::arg("cache_dir") = py::none(),
-      py::arg("use_cache") = true, py::arg("clusters") = 0,
+      py::arg("use_cache") = true, py::arg("clusters") = 0, py::arg("check_nan") = false,
       "Builds the artifacts with a toolchain for `platform`. cache_dir: where compiled kernels are cached (default "
-      "$PYPTO_CACHE_DIR or ~/.cache/pypto); clusters: simulated clusters (0: one per hardware thread).");
+      "$PYPTO_CACHE_DIR or ~/.cache/pypto); clusters: simulated clusters (0: one per hardware thread); check_nan: "
+      "simulated kernels fault at the first instruction whose result holds a NaN.");
 }
 
 }  // namespace pypto::python

@@ -73,6 +73,16 @@ std::string DescribeSimFault(const pto::SimFault& f) {
     case pto::FaultKind::GlobalOutOfBounds:
       return "the window reaches " + value + " in a dimension of " + limit +
              " elements; check the offsets and shapes of the load or store against the tensor's shape";
+    case pto::FaultKind::NaN: {
+      std::string where = "row " + value + ", column " + limit;
+      if (f.instruction != nullptr && std::string(f.instruction) == "TLOAD") {
+        return "the tensor it reads holds a NaN (at " + where + " of the loaded window; found by "
+               "RunConfig(check_nan=True)); check the input";
+      }
+      return "its result holds a NaN at " + where + " of the " + space +
+             " tile, the first NaN of the kernel (found by RunConfig(check_nan=True)); check this op's operands "
+             "and their ranges (log of a negative, 0/0, inf-inf)";
+    }
     case pto::FaultKind::None:
       break;
   }

@@ -65,13 +65,14 @@ SimulatedChip& ChipFor(const std::string& platform, int clusters) {
   return *chip;
 }
 
-jit::CompileOptions KernelCompileOptions(const Artifact& kernel) {
+jit::CompileOptions KernelCompileOptions(const Artifact& kernel, const BuildOptions& build) {
   jit::CompileOptions options;
   options.name = kernel.path;
   options.std = "c++20";
   options.freestanding = true;
   options.include_dirs = KernelIncludeDirs();
   options.defines = {"kernel_entry=" + KernelSymbol(kernel.function)};
+  if (build.check_nan) options.defines.push_back("PTO_CHECK_NAN=1");
   // Lets TSQRT and friends vectorize; results stay IEEE (no -ffast-math).
   options.extra_flags = {"-fno-math-errno"};
   return options;
@@ -185,8 +186,8 @@ class SimulatorToolchain : public Toolchain {
     std::vector<std::future<jit::CompiledObject>> pending;
     for (const auto& artifact : artifacts) {
       if (artifact.kind != ArtifactKind::kKernelSource) continue;
-      pending.push_back(std::async(std::launch::async, [&compiler, &artifact] {
-        return compiler.Compile(artifact.text, KernelCompileOptions(artifact));
+      pending.push_back(std::async(std::launch::async, [&compiler, &artifact, &options] {
+        return compiler.Compile(artifact.text, KernelCompileOptions(artifact, options));
       }));
     }
     std::vector<jit::CompiledObject> objects;

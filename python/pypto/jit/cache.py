@@ -5,7 +5,7 @@ folded constants, external source, PyPTO version); per tensor parameter its
 name, shape with None for pl.dynamic dimensions, dtype and layout; per scalar
 parameter its name and value; and the compile options of the RunConfig
 (platform, backend, strategy, pipeline contents, distributed_config,
-analyze_auto_scopes_for_deps, memory planner, dump_ptoas_passes). Not keyed:
+analyze_auto_scopes_for_deps, memory planner, dump_ptoas_passes, check_nan). Not keyed:
 dump_passes, profiling, diagnostics, save_kernels_dir and the run-time
 options; a hit reuses the program compiled first.
 """

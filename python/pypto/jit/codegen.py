@@ -54,10 +54,13 @@ def toolchain(platform: str) -> Toolchain:
     return Toolchain(name, _backend.toolchain_unavailable(name))
 
 
-def build(chain: Toolchain, artifacts: list[Artifact], platform: str) -> Executable:
-    """Compiles and links the artifacts; kernel objects are cached under $PYPTO_CACHE_DIR or ~/.cache/pypto."""
+def build(chain: Toolchain, artifacts: list[Artifact], platform: str, *, check_nan: bool = False) -> Executable:
+    """Compiles and links the artifacts; kernel objects are cached under $PYPTO_CACHE_DIR or ~/.cache/pypto.
+
+    check_nan: kernels fault at the first tile instruction whose result holds a NaN (RunConfig.check_nan).
+    """
     cache_dir = os.environ.get(CACHE_DIR_ENV) or None
-    return _backend.build(chain.name, artifacts, platform, cache_dir=cache_dir)
+    return _backend.build(chain.name, artifacts, platform, cache_dir=cache_dir, check_nan=check_nan)
 
 
 def read_artifacts(output_dir: Path) -> list[Artifact]:

@@ -63,6 +63,7 @@ class CompiledProgram:
     toolchain: str = "simulator"
     unavailable: str = ""
     perf_hints: tuple[Any, ...] = ()
+    check_nan: bool = False  # kernels built with RunConfig(check_nan=True)
     _state: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     # ------------------------------------------------------------- the folder
@@ -167,6 +168,7 @@ class CompiledProgram:
             "param_names": list(self.param_names),
             "params": [p.__dict__ | {"shape": [str(d) for d in p.shape]} for p in self.params],
             "result_count": self.result_count,
+            "check_nan": self.check_nan,
         }
         (self.output_dir / META_FILE).write_text(json.dumps(meta, indent=2) + "\n")
 
@@ -182,10 +184,12 @@ class CompiledProgram:
                        for p in meta["params"])
         artifacts = codegen.read_artifacts(output_dir)
         chain = codegen.toolchain(meta["platform"])
-        executable = codegen.build(chain, artifacts, meta["platform"]) if chain.can_run else None
+        check_nan = bool(meta.get("check_nan", False))
+        executable = (codegen.build(chain, artifacts, meta["platform"], check_nan=check_nan)
+                      if chain.can_run else None)
         return cls(None, output_dir, meta["platform"], BackendType(meta["backend_type"]), tuple(meta["param_names"]),
                    None, meta["entry"], params, meta["result_count"], tuple(artifacts), executable, chain.name,
-                   chain.unavailable)
+                   chain.unavailable, check_nan=check_nan)
 
 
 def scalar_bits(value: Any, dtype: str) -> int:

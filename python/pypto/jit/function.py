@@ -272,11 +272,13 @@ class JITFunction:
         artifacts = codegen.generate(lowered, config.platform)
         codegen.write(output_dir, artifacts)
         chain = codegen.toolchain(config.platform)
-        executable = codegen.build(chain, artifacts, config.platform) if chain.can_run else None
+        executable = (codegen.build(chain, artifacts, config.platform, check_nan=config.check_nan)
+                      if chain.can_run else None)
         entry = _entry_function(lowered, self.fn.__name__)
         compiled = CompiledProgram(lowered, output_dir, config.platform, config.backend_type, self.param_names,
                                    specialization.key, entry.name, program_params(entry), len(entry.return_types),
-                                   tuple(artifacts), executable, chain.name, chain.unavailable, tuple(hints))
+                                   tuple(artifacts), executable, chain.name, chain.unavailable, tuple(hints),
+                                   check_nan=config.check_nan)
         compiled.write_meta()
         debug_runner.write(output_dir)
         return compiled

@@ -122,8 +122,13 @@ class RunConfig:
 
     Compile options (in the JIT cache key): ``platform`` (and the derived
     ``backend_type``), ``strategy``, ``pipeline``, ``distributed_config``,
-    ``analyze_auto_scopes_for_deps``, ``memory_planner``, ``dump_ptoas_passes``.
-    Everything else affects only dumps, reports or the run.
+    ``analyze_auto_scopes_for_deps``, ``memory_planner``, ``dump_ptoas_passes``,
+    ``check_nan``. Everything else affects only dumps, reports or the run.
+
+    ``check_nan=True`` (simulator platforms) builds kernels in which every tile
+    instruction checks its result: the first NaN raises ``pypto.KernelFault``
+    naming the kernel, the instruction, the user's source line and where in
+    the tile the NaN is.
     """
 
     __test__ = False  # pytest: not a test class
@@ -157,6 +162,7 @@ class RunConfig:
     analyze_auto_scopes_for_deps: bool = False
     memory_planner: MemoryPlanner | None = None
     dump_ptoas_passes: bool = False
+    check_nan: bool = False
 
     def __post_init__(self) -> None:
         if self.platform not in PLATFORMS:
@@ -176,7 +182,7 @@ class RunConfig:
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
                 raise ValueError(f"RunConfig.{tolerance} must be a non-negative number, got {value!r}")
         for flag in ("dump_passes", "save_kernels", "codegen_only", "enable_dep_gen", "enable_scope_stats",
-                     "compile_profiling", "analyze_auto_scopes_for_deps", "dump_ptoas_passes"):
+                     "compile_profiling", "analyze_auto_scopes_for_deps", "dump_ptoas_passes", "check_nan"):
             _require_bool(flag, getattr(self, flag))
         self._resolve_swimlane_alias()
         self.enable_chip_swimlane = _level("enable_chip_swimlane", self.enable_chip_swimlane,
@@ -215,7 +221,7 @@ class RunConfig:
         pipeline YAML file invalidates programs compiled with it.
         """
         fields = (self.platform, self.strategy, self.pipeline, self.analyze_auto_scopes_for_deps, self.memory_planner,
-                  self.dump_ptoas_passes)
+                  self.dump_ptoas_passes, self.check_nan)
         # Kernel calls ask on every call: the fields are compared, not trusted, and the pipeline file is
         # looked at again (a stat) at most every _PIPELINE_RECHECK_SECONDS.
         memo = self.__dict__.get("_compile_key_memo")
@@ -234,6 +240,7 @@ class RunConfig:
             ("analyze_auto_scopes_for_deps", self.analyze_auto_scopes_for_deps),
             ("memory_planner", _freeze(planner)),
             ("dump_ptoas_passes", self.dump_ptoas_passes),
+            ("check_nan", self.check_nan),
         )
         self.__dict__["_compile_key_memo"] = (fields, key, now)
         return key

@@ -36,6 +36,7 @@ def test_running_page(tmp_path, monkeypatch, capsys):
     printed = capsys.readouterr().out
     assert "faulted in TLOAD" in printed
     assert "the window reaches" in printed
+    assert "faulted in TLOG" in printed and "row 3, column 17" in printed
 
 
 @pytest.mark.parametrize("page", ["compiling.md", "running.md", "performance.md"])

@@ -240,3 +240,46 @@ def test_a_torch_argument_can_be_dropped_right_after_the_call():
     for i in range(20):
         out = add(torch.full((64, 64), float(i)), b, torch.zeros(64, 64), config=CONFIG)
         torch.testing.assert_close(out, b + i, rtol=0, atol=0)
+
+
+@pl.jit
+def log_of(a: pl.Tensor[[16, 64], pl.FP32], out: pl.Out[pl.Tensor[[16, 64], pl.FP32]]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        t = pl.load(a, [0, 0], [16, 64])
+        pl.store(pl.log(t), [0, 0], out)  # LOG_LINE
+    return out
+
+
+LOG_LINE = next(i for i, line in enumerate(Path(__file__).read_text().splitlines(), 1) if line.endswith("# LOG_LINE"))
+
+
+def test_check_nan_names_the_instruction_line_and_element_that_made_the_first_nan():
+    a, out = torch.rand(16, 64) + 0.5, torch.zeros(16, 64)
+    a[3, 17] = -1.0
+    log_of(a, out, config=CONFIG)  # unchecked: the NaN lands in the output
+    assert torch.isnan(out[3, 17]) and torch.isnan(out).sum() == 1
+    with pytest.raises(pypto.KernelFault) as fault:
+        log_of(a, out, config=RunConfig(check_nan=True))
+    assert fault.value.lineno == LOG_LINE
+    assert "TLOG" in str(fault.value) and "row 3, column 17" in str(fault.value)
+    a[3, 17] = 2.0
+    log_of(a, out, config=RunConfig(check_nan=True))  # the next call works
+    torch.testing.assert_close(out, a.log())
+
+
+def test_check_nan_reports_a_nan_in_the_input_at_its_load():
+    a, out = torch.rand(16, 64) + 0.5, torch.zeros(16, 64)
+    a[0, 9] = float("nan")
+    with pytest.raises(pypto.KernelFault, match="TLOAD.*the tensor it reads holds a NaN .*row 0, column 9"):
+        log_of(a, out, config=RunConfig(check_nan=True))
+
+
+def test_check_nan_is_a_compile_option():
+    assert RunConfig(check_nan=True).compile_key() != RunConfig().compile_key()
+    with pytest.raises(TypeError, match="check_nan must be True or False"):
+        RunConfig(check_nan="yes")
+    a, out = torch.rand(16, 64) + 0.5, torch.zeros(16, 64)
+    log_of.clear_cache()
+    log_of(a, out, config=CONFIG)
+    log_of(a, out, config=RunConfig(check_nan=True))
+    assert log_of.cache_info().currsize == 2

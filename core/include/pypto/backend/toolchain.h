@@ -56,6 +56,9 @@ struct BuildOptions {
   bool use_cache = true;
   // Simulated clusters, i.e. worker threads; <= 0: one per hardware thread.
   int clusters = 0;
+  // Simulator only: every tile instruction checks its result for NaN and the
+  // first one found is a kernel fault (kernels compiled with PTO_CHECK_NAN).
+  bool check_nan = false;
 };
 
 // What building a kernel cost; from_cache counts objects read from disk.

@@ -131,6 +131,40 @@ inline Compute<T> Load(const T& v) {
   return static_cast<Compute<T>>(v);
 }
 
+// Where a NaN sits in a tile's valid region, as (row, col); (-1, -1) if none.
+template <typename TileT>
+inline void FindNaN(const TileT& t, int& row, int& col) {
+  row = col = -1;
+  int vr = t.GetValidRow();
+  int vc = t.GetValidCol();
+  for (int r = 0; r < vr; ++r) {
+    for (int c = 0; c < vc; ++c) {
+      auto v = Load(t.At(r, c));
+      if (v != v) {
+        row = r;
+        col = c;
+        return;
+      }
+    }
+  }
+}
+
+// Ends an instruction that wrote tile `t`: fills its pad and, in a kernel
+// built with PTO_CHECK_NAN (RunConfig(check_nan=True)), records a NaN in its
+// valid region as a fault of this instruction, so that the first instruction
+// whose result holds a NaN is the one reported.
+template <typename TileT>
+inline void Finish(TileT& t, [[maybe_unused]] const char* name, [[maybe_unused]] Loc loc) {
+  FillPad(t);
+#if defined(PTO_CHECK_NAN)
+  if constexpr (kIsFloat<typename TileT::DType>) {
+    int row = 0, col = 0;
+    FindNaN(t, row, col);
+    if (row >= 0) Raise(t.core, FaultKind::NaN, name, loc, TileT::Loc, row, col);
+  }
+#endif
+}
+
 template <typename T, typename V>
 inline T Store(V v) {
   if constexpr (kSame<T, half> || kSame<T, bfloat16>) {
@@ -300,7 +334,7 @@ inline void Unary(const char* name, D& dst, const S& src, Loc loc, F f) {
   T* d = dst.data;
   const auto* x = src.data;
   ForEach<D::kRowMajor>(rows, cols, [&](int r, int c) { d[D::Index(r, c)] = Store<T>(f(Load(x[S::Index(r, c)]))); });
-  FillPad(dst);
+  Finish(dst, name, loc);
 }
 
 template <typename D, typename A, typename B, typename F>
@@ -316,7 +350,7 @@ inline void Binary(const char* name, D& dst, const A& a, const B& b, Loc loc, F 
   ForEach<D::kRowMajor>(rows, cols, [&](int r, int c) {
     d[D::Index(r, c)] = Store<T>(f(Load(x[A::Index(r, c)]), Load(y[B::Index(r, c)])));
   });
-  FillPad(dst);
+  Finish(dst, name, loc);
 }
 
 // dst = f(src, per-row value): vec is [rows, 1] (or any tile; column 0 is read).
@@ -334,7 +368,7 @@ inline void RowExpand(const char* name, D& dst, const S& src, const V& vec, Loc 
     PTO_VECTORIZE
     for (int c = 0; c < cols; ++c) d[D::Index(r, c)] = Store<T>(f(Load(x[S::Index(r, c)]), v));
   }
-  FillPad(dst);
+  Finish(dst, name, loc);
 }
 
 // dst = f(src, per-column value): vec is [1, cols] (row 0 is read).
@@ -352,7 +386,7 @@ inline void ColExpand(const char* name, D& dst, const S& src, const V& vec, Loc 
     PTO_VECTORIZE
     for (int c = 0; c < cols; ++c) d[D::Index(r, c)] = Store<T>(f(Load(x[S::Index(r, c)]), Load(v[V::Index(0, c)])));
   }
-  FillPad(dst);
+  Finish(dst, name, loc);
 }
 
 // The accumulator of a reduction: float for floating types, int64 for integers.
@@ -452,7 +486,7 @@ inline void RowReduce(const char* name, D& dst, const S& src, Loc loc) {
   }
   using A = typename SumOf<typename S::DType>::type;
   for (int r = 0; r < rows; ++r) dst.At(r, 0) = Store<typename D::DType>(ReduceRow<Op, A>(src, r, cols));
-  FillPad(dst);
+  Finish(dst, name, loc);
 }
 
 // dst[0, c] = reduce(src[0 .. valid rows, c)) for c < src's valid cols.
@@ -474,7 +508,7 @@ inline void ColReduce(const char* name, D& dst, const S& src, Loc loc) {
     for (int r = 0; r < rows; ++r) acc = Step<Op, A>(acc, static_cast<A>(Load(src.At(r, c))));
     dst.At(0, c) = Store<T>(acc);
   }
-  FillPad(dst);
+  Finish(dst, name, loc);
 }
 
 // Index of the first maximum (Max) / minimum (Min) of n values at(i); a NaN
@@ -508,7 +542,7 @@ inline void RowArgReduce(const char* name, D& dst, const S& src, Loc loc) {
     int32_t idx = cols > 0 ? ArgReduce<Op>(cols, [&](int c) { return Load(src.At(r, c)); }) : 0;
     dst.At(r, 0) = static_cast<typename D::DType>(idx);
   }
-  FillPad(dst);
+  Finish(dst, name, loc);
 }
 
 template <Reduce Op, typename D, typename S>
@@ -524,7 +558,7 @@ inline void ColArgReduce(const char* name, D& dst, const S& src, Loc loc) {
     int32_t idx = rows > 0 ? ArgReduce<Op>(rows, [&](int r) { return Load(src.At(r, c)); }) : 0;
     dst.At(0, c) = static_cast<typename D::DType>(idx);
   }
-  FillPad(dst);
+  Finish(dst, name, loc);
 }
 
 // Round a float to an integer-valued float by mode.
@@ -723,7 +757,7 @@ inline void Matmul(const char* name, C& acc, const A& left, const B& right, Loc 
   int k = left.GetValidCol();
   if (!Covers(left, m, k, name, loc) || !Covers(right, k, n, name, loc)) return;
   BlockedMatmul<AccT>(acc, left, right, m, n, k, accumulate);
-  FillPad(acc);
+  Finish(acc, name, loc);
 }
 
 template <typename D, typename S>
@@ -743,7 +777,7 @@ inline void Copy(const char* name, D& dst, const S& src, int row0, int col0, Loc
   ForEach<D::kRowMajor>(rows, cols, [&](int r, int c) {
     dst.At(r, c) = Convert<T>(src.At(row0 + r, col0 + c), RoundMode::CAST_RINT);
   });
-  FillPad(dst);
+  Finish(dst, name, loc);
 }
 
 }  // namespace detail
@@ -773,7 +807,7 @@ inline void TLOAD(TileT& tile, const GT& gt, Loc loc = {}) {
       for (int c = 0; c < cols; ++c) tile.At(r, c) = row[c * cs];
     }
   }
-  detail::FillPad(tile);
+  detail::Finish(tile, "TLOAD", loc);
 }
 
 // The global tensor's 2-D view [0, vr) x [0, vc) = tile[valid region],
@@ -825,7 +859,7 @@ inline void TTRANS(D& dst, const S& src, Loc loc = {}) {
   int cols = dst.GetValidCol();
   if (!detail::Covers(src, cols, rows, "TTRANS", loc)) return;
   detail::ForEach<D::kRowMajor>(rows, cols, [&](int r, int c) { dst.At(r, c) = src.At(c, r); });
-  detail::FillPad(dst);
+  detail::Finish(dst, "TTRANS", loc);
 }
 template <typename D, typename S, typename Tmp>
 inline void TTRANS(D& dst, const S& src, Tmp&, Loc loc = {}) {
@@ -847,7 +881,7 @@ inline void TFILLPAD(D& dst, const S& src, Loc loc = {}) {
   detail::ForEach<D::kRowMajor>(rows, cols, [&](int r, int c) {
     dst.At(r, c) = (r < sr && c < sc) ? detail::Convert<T>(src.At(r, c), RoundMode::CAST_RINT) : pad;
   });
-  detail::FillPad(dst);
+  detail::Finish(dst, "TFILLPAD", loc);
 }
 
 // dst = [src0 | src1] along columns: src0's valid columns, then src1's;
@@ -868,7 +902,7 @@ inline void TCONCAT(D& dst, const S0& src0, const S1& src1, Loc loc = {}) {
     dst.At(r, c) = c < c0 ? detail::Convert<T>(src0.At(r, c), RoundMode::CAST_RINT)
                           : detail::Convert<T>(src1.At(r, c - c0), RoundMode::CAST_RINT);
   });
-  detail::FillPad(dst);
+  detail::Finish(dst, "TCONCAT", loc);
 }
 
 // ---------------------------------------------------------------------------
@@ -933,7 +967,7 @@ inline void TEXPANDS(D& dst, Compute<typename D::DType> s, Loc loc = {}) {
   using T = typename D::DType;
   const T v = detail::Store<T>(s);
   detail::ForEach<D::kRowMajor>(dst.GetValidRow(), dst.GetValidCol(), [&](int r, int c) { dst.At(r, c) = v; });
-  detail::FillPad(dst);
+  detail::Finish(dst, "TEXPANDS", loc);
 }
 
 // ---------------------------------------------------------------------------
@@ -1074,7 +1108,7 @@ inline void TSEL(D& dst, const M& mask, const A& a, const B& b, Loc loc = {}) {
   }
   detail::ForEach<D::kRowMajor>(rows, cols,
                                 [&](int r, int c) { dst.At(r, c) = mask.At(r, c) ? a.At(r, c) : b.At(r, c); });
-  detail::FillPad(dst);
+  detail::Finish(dst, "TSEL", loc);
 }
 template <typename D, typename M, typename A, typename B, typename Tmp>
 inline void TSEL(D& dst, const M& mask, const A& a, const B& b, Tmp&, Loc loc = {}) {
@@ -1201,7 +1235,7 @@ inline void TCVT(D& dst, const S& src, RoundMode mode = RoundMode::CAST_RINT, Lo
     detail::ForEach<D::kRowMajor>(
         rows, cols, [&](int r, int c) { d[D::Index(r, c)] = detail::Convert<T>(x[S::Index(r, c)], mode); });
   }
-  detail::FillPad(dst);
+  detail::Finish(dst, "TCVT", loc);
 }
 
 // ---------------------------------------------------------------------------

@@ -35,6 +35,7 @@ enum class FaultKind : uint32_t {
   ValidShape = 4,         // a valid extent outside 0..the tile's static extent
   ShapeMismatch = 5,      // operand extents that do not fit each other
   GlobalOutOfBounds = 6,  // a TLOAD/TSTORE window beyond the global tensor's extent
+  NaN = 7,                // a NaN in the result (PTO_CHECK_NAN builds); value/limit: its row/column
 };
 
 inline const char* FaultKindName(FaultKind k) {
@@ -46,6 +47,7 @@ inline const char* FaultKindName(FaultKind k) {
     case FaultKind::ValidShape: return "valid shape outside the tile";
     case FaultKind::ShapeMismatch: return "operand shapes do not fit";
     case FaultKind::GlobalOutOfBounds: return "window outside the global tensor";
+    case FaultKind::NaN: return "NaN in the result";
   }
   return "?";
 }

@@ -651,26 +651,20 @@ inline To Convert(From v, RoundMode mode) {
   }
 }
 
-template <typename T, int MB, int NB, int KB>
-struct MatmulBlocks {
-  T a[KB][MB];  // transposed: the micro-kernel reads MR consecutive rows per k
-  T b[KB][NB];
-  T c[MB][NB];
-};
-
-// c[MR][NB] += a[0..kb)[MR] (stride MB) x b[0..kb)[NB], accumulators in registers.
-template <typename AccT, int MR, int MB, int NB>
+// c[MR][NB] (row stride Ldb) += a[0..kb)[MR] (stride MB) x b[0..kb)[NB]
+// (stride Ldb), the sums in registers.
+template <typename AccT, int MR, int MB, int NB, int Ldb>
 inline void MicroKernel(const AccT* __restrict a, const AccT* __restrict b, AccT* __restrict c, int kb) {
   using V = typename Lanes8<AccT>::type;
   constexpr int NV = NB / 8;
   static_assert(NB % 8 == 0, "NB is a multiple of the vector width");
   V acc[MR][NV];
   for (int q = 0; q < MR; ++q) {
-    for (int v = 0; v < NV; ++v) __builtin_memcpy(&acc[q][v], c + q * NB + v * 8, sizeof(V));
+    for (int v = 0; v < NV; ++v) __builtin_memcpy(&acc[q][v], c + q * Ldb + v * 8, sizeof(V));
   }
   for (int k = 0; k < kb; ++k) {
     V bv[NV];
-    for (int v = 0; v < NV; ++v) __builtin_memcpy(&bv[v], b + k * NB + v * 8, sizeof(V));
+    for (int v = 0; v < NV; ++v) __builtin_memcpy(&bv[v], b + k * Ldb + v * 8, sizeof(V));
     const AccT* ak = a + k * MB;
     for (int q = 0; q < MR; ++q) {
       const V av = V{} + ak[q];
@@ -678,7 +672,7 @@ inline void MicroKernel(const AccT* __restrict a, const AccT* __restrict b, AccT
     }
   }
   for (int q = 0; q < MR; ++q) {
-    for (int v = 0; v < NV; ++v) __builtin_memcpy(c + q * NB + v * 8, &acc[q][v], sizeof(V));
+    for (int v = 0; v < NV; ++v) __builtin_memcpy(c + q * Ldb + v * 8, &acc[q][v], sizeof(V));
   }
 }
 
@@ -695,24 +689,42 @@ inline void Pack(AccT* dst, const S& src, int row0, int col0, int rows, int cols
   ForEach<S::kRowMajor>(rows, cols, put);
 }
 
-// C[M, N] (+)= A[M, K] @ B[K, N]: blocks of A and B are packed (converted to
-// AccT, zero-padded where the micro-kernel reads past the edge) and
-// multiplied by an MR x NB micro-kernel that keeps its sums in registers.
+// The micro-kernel's shape: MR rows x NB columns of sums held in vector
+// registers, sized so that the sums, one row of B and a broadcast fit the
+// register file (16 vector registers with AVX2, 32 with AVX-512) instead of
+// spilling to the stack.
+#if defined(__AVX512F__)
+inline constexpr int kMatmulMR = 6, kMatmulNB = 32;
+#else
+inline constexpr int kMatmulMR = 6, kMatmulNB = 16;
+#endif
+
+// C[M, N] (+)= A[M, K] @ B[K, N]. Columns go in chunks of NC; per chunk and
+// K block, B's block is packed once (converted to AccT, zero-padded to whole
+// micro-kernel widths), and each MB-row block of A once for all the chunk's
+// micro-kernels; the sums of a row block stay in `c` across K.
 template <typename AccT, typename C, typename A, typename B>
 inline void BlockedMatmul(C& acc, const A& left, const B& right, int m, int n, int k, bool accumulate) {
-  constexpr int MR = 8, MB = 64, NB = 32, KB = 128;
-  MatmulBlocks<AccT, MB, NB, KB> blk;
+  constexpr int MR = kMatmulMR, NB = kMatmulNB, MB = 12 * MR, KB = 128;
+  constexpr int NC = (C::kCols < 256 ? (C::kCols + NB - 1) / NB : 256 / NB) * NB;
+  struct Blocks {
+    AccT a[KB][MB];  // transposed: the micro-kernel reads MR consecutive rows per k
+    AccT b[KB][NC];
+    AccT c[MB][NC];
+  };
+  Blocks blk;
   using CT = typename C::DType;
-  for (int j0 = 0; j0 < n; j0 += NB) {
-    int nb = n - j0 < NB ? n - j0 : NB;
+  for (int j1 = 0; j1 < n; j1 += NC) {
+    int nc = n - j1 < NC ? n - j1 : NC;
+    int nc_padded = (nc + NB - 1) / NB * NB;
     for (int i0 = 0; i0 < m; i0 += MB) {
       int mb = m - i0 < MB ? m - i0 : MB;
       int mb_padded = (mb + MR - 1) / MR * MR;
       for (int i = 0; i < MB; ++i) {
-        for (int j = 0; j < NB; ++j) blk.c[i][j] = AccT(0);
+        for (int j = 0; j < NC; ++j) blk.c[i][j] = AccT(0);
       }
       if (accumulate) {
-        ForEach<C::kRowMajor>(mb, nb, [&](int i, int j) { blk.c[i][j] = static_cast<AccT>(Load(acc.At(i0 + i, j0 + j))); });
+        ForEach<C::kRowMajor>(mb, nc, [&](int i, int j) { blk.c[i][j] = static_cast<AccT>(Load(acc.At(i0 + i, j1 + j))); });
       }
       for (int k0 = 0; k0 < k; k0 += KB) {
         int kb = k - k0 < KB ? k - k0 : KB;
@@ -720,15 +732,17 @@ inline void BlockedMatmul(C& acc, const A& left, const B& right, int m, int n, i
         for (int kk = 0; kk < kb; ++kk) {
           for (int i = mb; i < mb_padded; ++i) blk.a[kk][i] = AccT(0);
         }
-        Pack<AccT, false, NB>(&blk.b[0][0], right, k0, j0, kb, nb);
+        Pack<AccT, false, NC>(&blk.b[0][0], right, k0, j1, kb, nc);
         for (int kk = 0; kk < kb; ++kk) {
-          for (int j = nb; j < NB; ++j) blk.b[kk][j] = AccT(0);
+          for (int j = nc; j < nc_padded; ++j) blk.b[kk][j] = AccT(0);
         }
-        for (int i = 0; i < mb; i += MR) {
-          MicroKernel<AccT, MR, MB, NB>(&blk.a[0][i], &blk.b[0][0], &blk.c[i][0], kb);
+        for (int j0 = 0; j0 < nc; j0 += NB) {
+          for (int i = 0; i < mb; i += MR) {
+            MicroKernel<AccT, MR, MB, NB, NC>(&blk.a[0][i], &blk.b[0][j0], &blk.c[i][j0], kb);
+          }
         }
       }
-      ForEach<C::kRowMajor>(mb, nb, [&](int i, int j) { acc.At(i0 + i, j0 + j) = Store<CT>(blk.c[i][j]); });
+      ForEach<C::kRowMajor>(mb, nc, [&](int i, int j) { acc.At(i0 + i, j1 + j) = Store<CT>(blk.c[i][j]); });
     }
   }
 }
@@ -774,9 +788,22 @@ inline void Copy(const char* name, D& dst, const S& src, int row0, int col0, Loc
     return;
   }
   using T = typename D::DType;
-  ForEach<D::kRowMajor>(rows, cols, [&](int r, int c) {
-    dst.At(r, c) = Convert<T>(src.At(row0 + r, col0 + c), RoundMode::CAST_RINT);
-  });
+  auto put = [&](int r, int c) { dst.At(r, c) = Convert<T>(src.At(row0 + r, col0 + c), RoundMode::CAST_RINT); };
+  if constexpr (D::kRowMajor == S::kRowMajor) {
+    ForEach<D::kRowMajor>(rows, cols, put);
+  } else {
+    // A transposing copy, in square blocks that stay in cache on both sides.
+    constexpr int kBlock = 16;
+    for (int r0 = 0; r0 < rows; r0 += kBlock) {
+      for (int c0 = 0; c0 < cols; c0 += kBlock) {
+        int r1 = rows - r0 < kBlock ? rows : r0 + kBlock;
+        int c1 = cols - c0 < kBlock ? cols : c0 + kBlock;
+        for (int r = r0; r < r1; ++r) {
+          for (int c = c0; c < c1; ++c) put(r, c);
+        }
+      }
+    }
+  }
   Finish(dst, name, loc);
 }
 
@@ -798,13 +825,29 @@ inline void TLOAD(TileT& tile, const GT& gt, Loc loc = {}) {
                   rows > gt.Rows() ? rows : cols, rows > gt.Rows() ? gt.Rows() : gt.Cols());
     return;
   }
+  using T = typename TileT::DType;
   int64_t cs = gt.stride[4];
-  for (int r = 0; r < rows; ++r) {
-    const typename GT::DType* row = gt.data + gt.RowOffset(r);
-    if (cs == 1 && TileT::kRowMajor) {
-      __builtin_memcpy(&tile.At(r, 0), row, static_cast<size_t>(cols) * sizeof(typename TileT::DType));
-    } else {
-      for (int c = 0; c < cols; ++c) tile.At(r, c) = row[c * cs];
+  if constexpr (TileT::kRowMajor) {
+    for (int r = 0; r < rows; ++r) {
+      const T* row = gt.data + gt.RowOffset(r);
+      if (cs == 1) {
+        __builtin_memcpy(&tile.At(r, 0), row, static_cast<size_t>(cols) * sizeof(T));
+      } else {
+        for (int c = 0; c < cols; ++c) tile.At(r, c) = row[c * cs];
+      }
+    }
+  } else {
+    // A column-major tile from row-major memory: bands of rows at a time, so
+    // that each column of the band is one contiguous run in the tile.
+    constexpr int kBand = 16;
+    for (int r0 = 0; r0 < rows; r0 += kBand) {
+      int band = rows - r0 < kBand ? rows - r0 : kBand;
+      const T* src[kBand];
+      for (int i = 0; i < band; ++i) src[i] = gt.data + gt.RowOffset(r0 + i);
+      for (int c = 0; c < cols; ++c) {
+        T* dst = &tile.At(r0, c);
+        for (int i = 0; i < band; ++i) dst[i] = src[i][c * cs];
+      }
     }
   }
   detail::Finish(tile, "TLOAD", loc);

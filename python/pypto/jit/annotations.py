@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 import inspect
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import pypto
@@ -30,9 +30,15 @@ KNOWN_HEADS = TENSOR_HEADS | SCALAR_HEADS | set(DIRECTION_HEADS) | OTHER_TYPE_HE
 
 @dataclass(frozen=True)
 class DynamicDim:
-    """A dimension declared with pl.dynamic(name): its size comes from the argument and is not keyed."""
+    """A dimension declared with pl.dynamic(name): its size comes from the argument and is not keyed.
+
+    ``var`` is the IR variable of the ``pl.dynamic`` object the annotation names, when it names one: the
+    specialized parameter types use it, so that the body's uses of the same name (a ``valid_shape=[16, N]``)
+    are the very dimension of the parameter.
+    """
 
     name: str
+    var: Any = field(default=None, compare=False, hash=False, repr=False)
 
     def __str__(self) -> str:
         return self.name
@@ -160,10 +166,11 @@ class AnnotationReader:
         if isinstance(value, int) and not isinstance(value, bool):
             return value
         if isinstance(value, ir.Var):
-            return DynamicDim(value.name_hint)
+            return DynamicDim(value.name_hint, value)
         dynamic_name = getattr(value, "name", None)
         if isinstance(dynamic_name, str):
-            return DynamicDim(dynamic_name)
+            var = getattr(value, "var", None)
+            return DynamicDim(dynamic_name, var if isinstance(var, ir.Var) else None)
         if fallback is not None and value is not None and not isinstance(value, (float, str, bool)):
             return DynamicDim(fallback)
         raise self._fail(node, f"parameter '{name}': a dimension is an int or pl.dynamic(\"N\"), "

@@ -396,7 +396,7 @@ class _SpecializationBuilder:
         if isinstance(dim, int):
             return dim
         if dim.name not in self._dynamic_vars:
-            self._dynamic_vars[dim.name] = ir.Var(dim.name, ir.ScalarType(INDEX))
+            self._dynamic_vars[dim.name] = dim.var if dim.var is not None else ir.Var(dim.name, ir.ScalarType(INDEX))
         return self._dynamic_vars[dim.name]
 
     def _add_scalar(self, spec: ParamSpec, value: Any, argument: ArgumentRef | None) -> None:

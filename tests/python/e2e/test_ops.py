@@ -680,9 +680,6 @@ def fillpad_valid_shape_n(a: pl.Tensor[[16, N], pl.FP32], out: pl.Out[pl.Tensor[
 """
 
 
-@pytest.mark.xfail(strict=True, raises=pypto.CodegenError, reason=(
-    "OutlineIncoreScopes passes the kernel a second variable for N (printed N_1) that the orchestration never "
-    "defines, when the pl.dynamic dim itself is the valid shape: host codegen reports 'N' used before defined"))
 def test_a_valid_shape_may_name_the_dynamic_dim_itself(kernels):
     a, out = torch.randn(16, 20), torch.full((16, 32), 7.0)
     kernels.fillpad_valid_shape_n(a, out, config=CONFIG)

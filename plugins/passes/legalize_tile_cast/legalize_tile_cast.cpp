@@ -1,8 +1,10 @@
 #include "legalize_tile_cast.h"
 
 #include <cctype>
+#include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -58,6 +60,35 @@ std::vector<std::string> PlatformsWith(DataType dtype) {
   return names;
 }
 
+// One instruction of a legalized cast: a native cast to `dtype`, or a
+// bitwise op with a constant that wraps an integer into the target's range.
+struct Step {
+  std::string name;  // of its result, when it is bound to one
+  std::string op;
+  DataType dtype;    // tile.cast: the target; the bitwise ops: the dtype they work in
+  int64_t constant;  // the bitwise ops: the scalar operand
+};
+
+// The instructions of `plan` for a cast whose result is named `name`. The
+// wrap keeps the low bits of the target's width: an AND with the mask for
+// an unsigned target; for a signed one a left shift that puts the target's
+// sign bit into the wrapping dtype's, and an arithmetic right shift back.
+std::vector<Step> StepsOf(const CastPlan& plan, DataType to, const std::string& name) {
+  std::vector<Step> steps;
+  for (DataType dtype : plan.chain) steps.push_back({name + "_" + LowerName(dtype), kCastOp, dtype, 0});
+  if (!plan.wrap_in) return steps;
+  const std::string wrapped = name + "_wrapped";
+  if (to.is_unsigned_int()) {
+    steps.push_back({wrapped, "tile.ands", *plan.wrap_in, (int64_t{1} << to.bits()) - 1});
+  } else {
+    const int64_t shift = plan.wrap_in->bits() - to.bits();
+    steps.push_back({name + "_shl", "tile.shls", *plan.wrap_in, shift});
+    steps.push_back({wrapped, "tile.shrs", *plan.wrap_in, shift});
+  }
+  for (DataType dtype : plan.after_wrap) steps.push_back({wrapped + "_" + LowerName(dtype), kCastOp, dtype, 0});
+  return steps;
+}
+
 class CastLegalizer : public ir::IRMutator {
  public:
   using IRMutator::Mutate_;
@@ -70,9 +101,9 @@ class CastLegalizer : public ir::IRMutator {
     auto cast = AsTileCast(node->value);
     if (!cast) return IRMutator::Mutate_(node);
     ExprPtr source = VisitExpr(cast->args[0]);
-    std::optional<std::vector<DataType>> chain = ChainFor(*cast, source, node->var->name_hint);
-    if (!chain || chain->size() == 1) return IRMutator::Mutate_(node);
-    if (chain->empty()) {
+    std::optional<std::vector<Step>> steps = StepsFor(*cast, source, node->var->name_hint);
+    if (!steps || IsNative(*steps)) return IRMutator::Mutate_(node);
+    if (steps->empty()) {
       // A cast to the source's own dtype: later uses read the source.
       if (auto source_var = As<ir::Var>(source)) {
         Remap(node->var, source_var);
@@ -82,26 +113,25 @@ class CastLegalizer : public ir::IRMutator {
     }
     std::vector<StmtPtr> stmts;
     ExprPtr value = source;
-    for (size_t i = 0; i + 1 < chain->size(); ++i) {
-      ExprPtr hop = Hop(*cast, value, (*chain)[i]);
-      auto intermediate =
-          ir::Var::Make(node->var->name_hint + "_" + LowerName((*chain)[i]), hop->type, node->var->span);
-      stmts.push_back(ir::AssignStmt::Make(intermediate, hop, node->span));
+    for (size_t i = 0; i + 1 < steps->size(); ++i) {
+      ExprPtr step = Apply(*cast, (*steps)[i], value);
+      auto intermediate = ir::Var::Make((*steps)[i].name, step->type, node->var->span);
+      stmts.push_back(ir::AssignStmt::Make(intermediate, step, node->span));
       value = intermediate;
     }
-    stmts.push_back(ir::AssignStmt::Make(node->var, Hop(*cast, value, chain->back()), node->span));
+    stmts.push_back(ir::AssignStmt::Make(node->var, Apply(*cast, steps->back(), value), node->span));
     return ir::SeqStmts::Make(std::move(stmts), node->span);
   }
 
-  // A cast nested in another expression becomes nested casts.
+  // A cast nested in another expression becomes nested instructions.
   ExprPtr Mutate_(const Ref<ir::Call>& node) override {
     ExprPtr visited = IRMutator::Mutate_(node);
     auto cast = AsTileCast(visited);
     if (!cast) return visited;
-    std::optional<std::vector<DataType>> chain = ChainFor(*cast, cast->args[0], "");
-    if (!chain || chain->size() == 1) return visited;
+    std::optional<std::vector<Step>> steps = StepsFor(*cast, cast->args[0], "");
+    if (!steps || IsNative(*steps)) return visited;
     ExprPtr value = cast->args[0];
-    for (DataType step : *chain) value = Hop(*cast, value, step);
+    for (const Step& step : *steps) value = Apply(*cast, step, value);
     return value;
   }
 
@@ -111,28 +141,35 @@ class CastLegalizer : public ir::IRMutator {
   }
 
  private:
-  // The dtypes the cast of `source` passes through (empty: an identity
+  static bool IsNative(const std::vector<Step>& steps) { return steps.size() == 1 && steps[0].op == kCastOp; }
+
+  // The instructions the cast of `source` becomes (empty: an identity
   // cast), or nullopt when the cast is not one of a tile.
-  std::optional<std::vector<DataType>> ChainFor(const ir::Call& cast, const ExprPtr& source,
-                                                const std::string& result) const {
+  std::optional<std::vector<Step>> StepsFor(const ir::Call& cast, const ExprPtr& source,
+                                            const std::string& result) const {
     std::optional<DataType> from = TileDType(source);
     auto to = cast.kwargs.Get<DataType>("target_type");
     if (!from || !to) return std::nullopt;
-    if (*from == *to) return std::vector<DataType>{};
+    if (*from == *to) return std::vector<Step>{};
     for (DataType dtype : {*from, *to}) {
       if (!platform_.SupportsDType(dtype)) UnsupportedDType(cast, result, *from, *to, dtype);
     }
-    auto chain = NativeCastChain(platform_, *from, *to);
-    if (!chain) NoChain(cast, result, *from, *to);
-    return chain;
+    std::optional<CastPlan> plan = PlanCast(platform_, *from, *to);
+    if (!plan) NoChain(cast, result, *from, *to);
+    return StepsOf(*plan, *to, result);
   }
 
-  // One native cast of the chain. Every hop rounds in the cast's mode: only
-  // hops that cannot hold a value exactly round, and rounding each of them in
-  // the requested direction keeps floor, ceil and trunc results exact.
-  ExprPtr Hop(const ir::Call& cast, const ExprPtr& value, DataType target) const {
+  // One instruction of the cast. Every cast hop rounds in the cast's mode:
+  // only hops that cannot hold a value exactly round, and rounding each of
+  // them in the requested direction keeps floor, ceil and trunc results
+  // exact. The bitwise ops are exact.
+  ExprPtr Apply(const ir::Call& cast, const Step& step, const ExprPtr& value) const {
+    if (step.op != kCastOp) {
+      ExprPtr constant = ir::ConstInt::Make(step.constant, DataType::INDEX, cast.span);
+      return ops::OpRegistry::Global().Create(step.op, {value, constant}, {}, cast.span);
+    }
     ir::Attrs kwargs = cast.kwargs;
-    kwargs.Set("target_type", target);
+    kwargs.Set("target_type", step.dtype);
     return ops::OpRegistry::Global().Create(kCastOp, {value}, std::move(kwargs), cast.span);
   }
 

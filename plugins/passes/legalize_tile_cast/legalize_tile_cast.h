@@ -1,6 +1,7 @@
 // LegalizeTileCast: every tile.cast of an InCore/AIC/AIV function becomes a
 // cast the platform performs in one instruction, or a chain of them through
-// intermediate dtypes; casts to the source's own dtype disappear. See
+// intermediate dtypes (an integer narrowing no chain wraps is wrapped with
+// bitwise ops first); casts to the source's own dtype disappear. See
 // README.md for the rules.
 #pragma once
 

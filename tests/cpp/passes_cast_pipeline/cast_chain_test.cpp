@@ -63,12 +63,30 @@ TEST(CastChain, Fp8ExistsOnlyOnA5AndGoesThroughFp32) {
   EXPECT_EQ(NativeCastChain(A2A3(), DataType::FP16, DataType::FP8E4M3FN), std::nullopt);
 }
 
-// a2a3 INT64 -> INT8: two three-step chains; through FP32 (keeps INT64's
-// range) beats through INT32 (wraps it). Longer chains are never considered.
-TEST(CastChain, TakesTheFewestStepsThenTheLeastLoss) {
-  EXPECT_EQ(NativeCastChain(A2A3(), DataType::FP32, DataType::INT8), Chain({DataType::FP16, DataType::INT8}));
-  EXPECT_EQ(NativeCastChain(A2A3(), DataType::INT64, DataType::INT8),
-            Chain({DataType::FP32, DataType::FP16, DataType::INT8}));
+// FP32 -> INT8 through FP16 rounds twice: to FP16's grid, then to an
+// integer (FP32 values just above k + 0.5 become the FP16 tie, then go to
+// even). Through INT16 it rounds once: a step longer, but exact.
+TEST(CastChain, RoundsOnceEvenWhenThatTakesMoreSteps) {
+  for (const Platform* platform : {&A2A3(), &A5()}) {
+    EXPECT_EQ(NativeCastChain(*platform, DataType::FP32, DataType::INT8),
+              Chain({DataType::INT16, DataType::FP16, DataType::INT8}))
+        << platform->name;
+    EXPECT_EQ(NativeCastChain(*platform, DataType::FP32, DataType::UINT8),
+              Chain({DataType::INT16, DataType::FP16, DataType::UINT8}))
+        << platform->name;
+  }
+  // BF16 fits FP16's significand: nothing rounds before the integer.
+  EXPECT_EQ(NativeCastChain(A5(), DataType::BF16, DataType::INT8), Chain({DataType::FP16, DataType::INT8}));
+}
+
+// Native integer casts wrap, as the cast itself does: INT64 -> INT32 ->
+// INT16 wraps like INT64 -> INT16; through FP32 large values would round
+// and saturate instead.
+TEST(CastChain, IntegerHopsWrapLikeTheCast) {
+  for (const Platform* platform : {&A2A3(), &A5()}) {
+    EXPECT_EQ(NativeCastChain(*platform, DataType::INT64, DataType::INT16), Chain({DataType::INT32, DataType::INT16}))
+        << platform->name;
+  }
 }
 
 TEST(CastChain, NoChainWhenNothingLeadsThere) {
@@ -88,6 +106,48 @@ TEST(CastChain, TiesGoToTheDtypeListedFirst) {
   EXPECT_EQ(NativeCastChain(platform, DataType::INT8, DataType::INT32), Chain({DataType::INT16, DataType::INT32}));
   platform.dtypes = {DataType::INT8, DataType::FP16, DataType::INT16, DataType::INT32};
   EXPECT_EQ(NativeCastChain(platform, DataType::INT8, DataType::INT32), Chain({DataType::FP16, DataType::INT32}));
+}
+
+using Plan = std::optional<passes::CastPlan>;
+
+void ExpectPlan(const Platform& platform, DataType from, DataType to, const std::vector<DataType>& chain,
+                std::optional<DataType> wrap_in = std::nullopt, const std::vector<DataType>& after_wrap = {}) {
+  Plan plan = passes::PlanCast(platform, from, to);
+  ASSERT_TRUE(plan.has_value()) << from.name() << " -> " << to.name();
+  EXPECT_EQ(plan->chain, chain) << from.name() << " -> " << to.name();
+  EXPECT_EQ(plan->wrap_in, wrap_in) << from.name() << " -> " << to.name();
+  EXPECT_EQ(plan->after_wrap, after_wrap) << from.name() << " -> " << to.name();
+}
+
+// No a2a3 chain wraps INT32 into INT8 (through FP16 it saturates), so the
+// value wraps in INT32 first; then it is one INT8 holds, and the chain
+// through FP16 is exact.
+TEST(CastPlan, IntegerNarrowingsWithoutAWrappingChainWrapFirst) {
+  ExpectPlan(A2A3(), DataType::INT32, DataType::INT8, {}, DataType::INT32, {DataType::FP16, DataType::INT8});
+  ExpectPlan(A2A3(), DataType::INT16, DataType::UINT8, {}, DataType::INT16, {DataType::FP16, DataType::UINT8});
+  ExpectPlan(A2A3(), DataType::INT64, DataType::INT8, {}, DataType::INT64,
+             {DataType::INT32, DataType::FP16, DataType::INT8});
+  // a5 has no INT32 -> FP16: the wrapped value goes through INT16, exactly.
+  ExpectPlan(A5(), DataType::INT32, DataType::INT8, {}, DataType::INT32,
+             {DataType::INT16, DataType::FP16, DataType::INT8});
+}
+
+// INT8 cannot hold 255, UINT8 not -1: the value first goes exactly to the
+// narrowest integer that holds both ranges.
+TEST(CastPlan, SignChangesWrapInAWiderInteger) {
+  ExpectPlan(A2A3(), DataType::INT8, DataType::UINT8, {DataType::FP16, DataType::INT16}, DataType::INT16,
+             {DataType::FP16, DataType::UINT8});
+  ExpectPlan(A2A3(), DataType::UINT8, DataType::INT8, {DataType::FP16, DataType::INT16}, DataType::INT16,
+             {DataType::FP16, DataType::INT8});
+}
+
+TEST(CastPlan, OtherCastsAreOneChain) {
+  ExpectPlan(A2A3(), DataType::INT64, DataType::INT16, {DataType::INT32, DataType::INT16});
+  ExpectPlan(A2A3(), DataType::INT8, DataType::INT32, {DataType::FP16, DataType::INT32});
+  ExpectPlan(A2A3(), DataType::FP32, DataType::INT8, {DataType::INT16, DataType::FP16, DataType::INT8});
+  ExpectPlan(A2A3(), DataType::FP16, DataType::INT8, {DataType::INT8});
+  ExpectPlan(A2A3(), DataType::INT8, DataType::INT8, {});
+  EXPECT_EQ(passes::PlanCast(A2A3(), DataType::FP32, DataType::UINT32), std::nullopt);
 }
 
 TEST(CastChain, LossGradesRangeAbovePrecision) {

@@ -113,7 +113,7 @@ class CastCollector : public IRVisitor {
 
 // Every pair of dtypes both platforms compute on: afterwards each cast left
 // is native, the hops lead from the source dtype to the target, and there
-// are as many as the shortest chain has; a pair without a chain is an error.
+// are as many as the plan has; a pair without a chain is an error.
 TEST(LegalizeTileCast, LeavesOnlyNativeCastsForEveryPairOfDtypes) {
   for (const char* name : {"a2a3", "a5"}) {
     const Platform& platform = Platform::Get(name);
@@ -126,14 +126,14 @@ TEST(LegalizeTileCast, LeavesOnlyNativeCastsForEveryPairOfDtypes) {
           body.push_back(Let(c, "c", Cast(t, to)));
           return c;
         });
-        auto chain = passes::NativeCastChain(platform, from, to);
-        if (!chain) {
+        auto plan = passes::PlanCast(platform, from, to);
+        if (!plan) {
           EXPECT_NE(LegalizeError(program, name).find("no chain of its native casts"), std::string::npos);
           continue;
         }
         CastCollector collector;
         collector.VisitProgram(Legalized(program, name));
-        ASSERT_EQ(collector.casts.size(), chain->size());
+        ASSERT_EQ(collector.casts.size(), plan->chain.size() + plan->after_wrap.size());
         DataType current = from;
         for (const auto& [source, target] : collector.casts) {
           EXPECT_EQ(source, current);
@@ -144,6 +144,38 @@ TEST(LegalizeTileCast, LeavesOnlyNativeCastsForEveryPairOfDtypes) {
       }
     }
   }
+}
+
+// a2a3 chains INT32 -> INT8 through FP16, which saturates: the value wraps
+// in INT32 first, the sign bit of INT8 shifted into INT32's and back.
+TEST(LegalizeTileCast, WrapsAnIntegerNarrowingBeforeItsChain) {
+  auto program = Kernel(DataType::INT32, DataType::INT8, [](const VarPtr& t, std::vector<StmtPtr>& body) {
+    VarPtr n;
+    body.push_back(Let(n, "n", Cast(t, DataType::INT8, {{"mode", int64_t{1}}})));
+    return n;
+  });
+  const std::string out = PrintFunction(Legalized(program, "a2a3")->functions[0]);
+  EXPECT_NE(out.find("    n_shl: pl.Tile[[16, 64], pl.INT32, pl.Mem.Vec] = pl.tile.shls(t, 24)\n"
+                     "    n_wrapped: pl.Tile[[16, 64], pl.INT32, pl.Mem.Vec] = pl.tile.shrs(n_shl, 24)\n"
+                     "    n_wrapped_fp16: pl.Tile[[16, 64], pl.FP16, pl.Mem.Vec] = "
+                     "pl.tile.cast(n_wrapped, target_type=pl.FP16, mode=1)\n"
+                     "    n: pl.Tile[[16, 64], pl.INT8, pl.Mem.Vec] = "
+                     "pl.tile.cast(n_wrapped_fp16, target_type=pl.INT8, mode=1)\n"),
+            std::string::npos)
+      << out;
+}
+
+// An unsigned target keeps its low bits with an AND; nested, the steps nest.
+TEST(LegalizeTileCast, WrapsANestedNarrowingWithAMask) {
+  auto program = Kernel(DataType::INT16, DataType::UINT8, [](const VarPtr& t, std::vector<StmtPtr>& body) {
+    VarPtr m;
+    body.push_back(Let(m, "m", Op("tile.maximum", {Cast(t, DataType::UINT8), Cast(t, DataType::UINT8)})));
+    return m;
+  });
+  const std::string out = PrintFunction(Legalized(program, "a2a3")->functions[0]);
+  EXPECT_NE(out.find("pl.tile.cast(pl.tile.cast(pl.tile.ands(t, 255), target_type=pl.FP16), target_type=pl.UINT8)"),
+            std::string::npos)
+      << out;
 }
 
 TEST(LegalizeTileCast, RemovesIdentityCastsAndUsesTheSource) {

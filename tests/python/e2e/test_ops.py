@@ -192,25 +192,11 @@ class Family:
         return "\n".join(lines) + "\n"
 
 
-# Cases that expose a bug outside the files these tests may change: (family, op, dtype) -> reason.
-CHAIN_THROUGH_FP16 = ("LegalizeTileCast chains this integer narrowing through FP16 (a2a3 has no direct cast), so "
-                      "it saturates (and rounds wide values) where a direct cast, like torch's .to(), wraps")
-DOUBLE_ROUNDING = ("LegalizeTileCast chains FP32 -> 8-bit integers through FP16: FP32 values within 1/64 of k + 0.5 "
-                   "round to the FP16 tie first and then to even, 1 off the single rounding of a direct cast")
-XFAILS = {("cast", f"to_{dst}", src): CHAIN_THROUGH_FP16
-          for src, dst in (("int8", "uint8"), ("uint8", "int8"), ("int16", "int8"), ("int16", "uint8"),
-                           ("int32", "int8"), ("int32", "uint8"), ("int64", "int8"), ("int64", "uint8"),
-                           ("int64", "int16"))}
-XFAILS |= {("cast", "to_int8", "fp32"): DOUBLE_ROUNDING, ("cast", "to_uint8", "fp32"): DOUBLE_ROUNDING}
-
-
 def family_cases(family: Family) -> list:
     cases = []
     for dt in family.dtypes:
         for op in family.ops_for(dt):
-            reason = XFAILS.get((family.name, op.name, dt.lower()))
-            marks = [pytest.mark.xfail(strict=True, raises=AssertionError, reason=reason)] if reason else []
-            cases.append(pytest.param(family, op, dt, id=f"{family.name}-{op.name}-{dt.lower()}", marks=marks))
+            cases.append(pytest.param(family, op, dt, id=f"{family.name}-{op.name}-{dt.lower()}"))
     return cases
 
 

@@ -37,7 +37,14 @@ void Raise(const Error& e) {
   instance.attr("message") = py::str(e.message());
   instance.attr("kind") = py::str(ErrorKindName(e.kind()));
   const Span& s = e.span();
-  instance.attr("filename") = s.filename.empty() ? py::none() : py::object(py::str(s.filename));
+  // OSError has its own `filename` (None by default); setting it, even to
+  // None, makes str() print "[Errno None] None: None" instead of the message.
+  bool os_error = PyObject_IsSubclass(cls.ptr(), PyExc_OSError) == 1;
+  if (!s.filename.empty()) {
+    instance.attr("filename") = py::str(s.filename);
+  } else if (!os_error) {
+    instance.attr("filename") = py::none();
+  }
   instance.attr("lineno") = s.known() ? py::object(py::int_(s.begin_line)) : py::none();
   instance.attr("col_offset") = s.known() ? py::object(py::int_(s.begin_col)) : py::none();
   instance.attr("end_lineno") = s.end_line > 0 ? py::object(py::int_(s.end_line)) : py::none();

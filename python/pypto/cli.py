@@ -73,6 +73,18 @@ def _cmd_pipelines(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_compile(args: argparse.Namespace) -> int:
+    from pypto import cli_kernels
+
+    return cli_kernels.compile_command(args)
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from pypto import cli_kernels
+
+    return cli_kernels.run_command(args)
+
+
 def _cmd_ops(args: argparse.Namespace) -> int:
     from pypto import ops
 
@@ -103,6 +115,21 @@ def _print_table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> None:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
 
 
+def _add_kernel_arguments(p: argparse.ArgumentParser) -> None:
+    from pypto.runtime.config import DEFAULT_BACKEND, PLATFORMS
+
+    p.add_argument("target", metavar="FILE.py::FUNC", help="the file and the @pl.jit kernel in it")
+    p.add_argument("--pipeline", default="default", help="pipeline name or YAML path (default: default)")
+    p.add_argument("--platform", default="a2a3sim", choices=PLATFORMS, help="the platform (default: a2a3sim)")
+    p.add_argument("--backend", default=DEFAULT_BACKEND,
+                   help=f"the backend that generates the kernels (default: {DEFAULT_BACKEND}; see `pypto backends`)")
+    p.add_argument("--plugin", action="append", default=[], metavar="PATH",
+                   help="a plugin folder or manifest.yaml to load first (repeatable)")
+    p.add_argument("--out", metavar="DIR", help="the compile output folder (default: "
+                                                "<$PYPTO_PROG_BUILD_DIR or build_output>/_jit_<kernel>_<time>)")
+    p.add_argument("--dump-passes", action="store_true", help="also write the program after every pass")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pypto", description="PyPTO command line")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -120,6 +147,19 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("pipelines", help="list the installed pipelines (name, description, file)")
     p.add_argument("-v", "--verbose", action="store_true", help="also list each pipeline's passes in order")
     p.set_defaults(func=_cmd_pipelines)
+    p = sub.add_parser("compile", help="compile a @pl.jit kernel whose parameters are fully annotated, without "
+                                       "running it; prints where the output went")
+    _add_kernel_arguments(p)
+    p.set_defaults(func=_cmd_compile)
+    p = sub.add_parser("run", help="compile a @pl.jit kernel and run it on random inputs of its annotated shapes "
+                                   "and dtypes (or --inputs); prints one line per output")
+    _add_kernel_arguments(p)
+    p.add_argument("--inputs", metavar="F.npz",
+                   help="arrays by parameter name (0-d for scalars); parameters it lacks get random inputs")
+    p.add_argument("--save", metavar="F.npz", help="save the outputs (pl.Out/pl.InOut parameters, returned "
+                                                   "tensors) by name; bfloat16 and float8 as float32")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default 0)")
+    p.set_defaults(func=_cmd_run)
     p = sub.add_parser("ops", help="list the registered ops with their signatures")
     p.add_argument("--namespace", help="only ops of this namespace (tensor, tile, system, array)")
     p.set_defaults(func=_cmd_ops)
@@ -140,8 +180,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     except Exception as exc:  # noqa: BLE001 - the command reports every PyPTO error plainly
         from pypto import Error
+        from pypto.cli_kernels import CommandError
 
-        if not isinstance(exc, Error):
+        if not isinstance(exc, (Error, CommandError)):
             raise
         print(f"pypto {args.command}: {exc}", file=sys.stderr)
         return 2

@@ -177,3 +177,11 @@ def test_cli_lists_backends(tmp_path):
     assert "Traceback" not in out.stderr
     assert "pypto backends: " in out.stderr and "liblisting_cli.so' does not exist" in out.stderr
 
+
+
+def test_a_file_error_prints_its_message_and_is_an_os_error():
+    missing = "/no/such/folder/manifest.yaml"
+    with pytest.raises(pypto.FileError) as caught:
+        plugins.load_manifest(missing)
+    assert isinstance(caught.value, OSError)
+    assert str(caught.value) == f"plugin manifest '{missing}' does not exist or is not a file"

@@ -1,8 +1,9 @@
 """Code generation and building: the steps of compile() after the passes.
 
-The lowered program's kernel functions go to the NPU backend (PTO-ISA C++
-under ``kernels/``), its orchestration functions to the host backend (LLVM
-IR under ``orchestration/``). The toolchain the NPU backend's manifest names
+The lowered program's kernel functions go to the kernel backend
+(``RunConfig.backend``; by default the NPU backend: PTO-ISA C++ under
+``kernels/``), its orchestration functions to the host backend (LLVM IR
+under ``orchestration/``). The toolchain the kernel backend's manifest names
 for the platform builds them: on ``a2a3sim``/``a5sim`` the simulator compiles
 the kernels in the process (cached on disk) and links everything into one
 JIT session; on ``a2a3``/``a5`` the artifacts are written and running says
@@ -17,8 +18,8 @@ from pathlib import Path
 
 from pypto import ir
 from pypto._core import backend as _backend
+from pypto.runtime.config import DEFAULT_BACKEND as KERNEL_BACKEND
 
-KERNEL_BACKEND = "npu"
 HOST_BACKEND = "host"
 CACHE_DIR_ENV = "PYPTO_CACHE_DIR"
 
@@ -27,9 +28,9 @@ ArtifactKind = _backend.ArtifactKind
 Executable = _backend.Executable
 
 
-def generate(program: ir.Program, platform: str) -> list[Artifact]:
-    """Kernel sources and orchestration IR for a lowered program."""
-    return list(_backend.generate(KERNEL_BACKEND, program, platform)) + \
+def generate(program: ir.Program, platform: str, backend: str = KERNEL_BACKEND) -> list[Artifact]:
+    """Kernel sources (from `backend`) and orchestration IR for a lowered program."""
+    return list(_backend.generate(backend, program, platform)) + \
         list(_backend.generate(HOST_BACKEND, program, platform))
 
 
@@ -49,8 +50,9 @@ class Toolchain:
         return not self.unavailable
 
 
-def toolchain(platform: str) -> Toolchain:
-    name = _backend.toolchain_for(KERNEL_BACKEND, platform)
+def toolchain(platform: str, backend: str = KERNEL_BACKEND) -> Toolchain:
+    """The toolchain the kernel backend's manifest names for the platform (`toolchains:`)."""
+    name = _backend.toolchain_for(backend, platform)
     return Toolchain(name, _backend.toolchain_unavailable(name))
 
 

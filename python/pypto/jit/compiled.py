@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pypto import KernelFault, ir
+from pypto import KernelFault, ir, plugins
 from pypto.jit import codegen
 from pypto.jit.cache import SpecializationKey
 from pypto.runtime.config import BackendType
@@ -64,6 +64,8 @@ class CompiledProgram:
     unavailable: str = ""
     perf_hints: tuple[Any, ...] = ()
     check_nan: bool = False  # kernels built with RunConfig(check_nan=True)
+    backend: str = codegen.KERNEL_BACKEND  # RunConfig.backend: the backend that generated the kernels
+    plugins: tuple[str, ...] = ()  # RunConfig.plugins, absolute: from_dir loads them again
     _state: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     # ------------------------------------------------------------- the folder
@@ -169,6 +171,8 @@ class CompiledProgram:
             "params": [p.__dict__ | {"shape": [str(d) for d in p.shape]} for p in self.params],
             "result_count": self.result_count,
             "check_nan": self.check_nan,
+            "backend": self.backend,
+            "plugins": list(self.plugins),
         }
         (self.output_dir / META_FILE).write_text(json.dumps(meta, indent=2) + "\n")
 
@@ -183,13 +187,17 @@ class CompiledProgram:
         params = tuple(ProgramParam(p["name"], p["kind"], p["dtype"], tuple(p["shape"]), p["direction"])
                        for p in meta["params"])
         artifacts = codegen.read_artifacts(output_dir)
-        chain = codegen.toolchain(meta["platform"])
+        backend = meta.get("backend", codegen.KERNEL_BACKEND)
+        plugin_paths = tuple(meta.get("plugins", ()))
+        for path in plugin_paths:  # the backend's manifest names the toolchain
+            plugins.load_path(path)
+        chain = codegen.toolchain(meta["platform"], backend)
         check_nan = bool(meta.get("check_nan", False))
         executable = (codegen.build(chain, artifacts, meta["platform"], check_nan=check_nan)
                       if chain.can_run else None)
         return cls(None, output_dir, meta["platform"], BackendType(meta["backend_type"]), tuple(meta["param_names"]),
                    None, meta["entry"], params, meta["result_count"], tuple(artifacts), executable, chain.name,
-                   chain.unavailable, check_nan=check_nan)
+                   chain.unavailable, check_nan=check_nan, backend=backend, plugins=plugin_paths)
 
 
 def scalar_bits(value: Any, dtype: str) -> int:

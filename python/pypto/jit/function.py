@@ -7,14 +7,16 @@ One call, in order (the recipe of ``compile()``):
 2. build the specialization: an ``ir.TensorType`` per tensor parameter
    (``pl.dynamic`` dimensions as shared ``ir.Var``s), the scalar values, and
    the cache key;
-3. on a miss: parse (``pypto.language.parser.parse_jit``) into the program
-   ``_jit_<name>``, run the RunConfig's pass pipeline for its platform,
+3. on a miss: load the RunConfig's plugins and check its backend
+   (``pypto.jit.selection``), parse (``pypto.language.parser.parse_jit``)
+   into the program ``_jit_<name>``, run the RunConfig's pass pipeline for
+   its platform,
    dumping into the output directory when asked, write the compile report
    (``report/perf_hints.log``, ``report/compile_profile.{txt,json}``; a
    one-line summary on stderr when there are performance hints), and cache
    the result;
 4. generate code (``pypto.jit.codegen``): PTO-ISA kernels under ``kernels/``
-   (NPU backend), orchestration LLVM IR under ``orchestration/`` (host
+   (the RunConfig's backend, by default NPU), orchestration LLVM IR under ``orchestration/`` (host
    backend), written to the output directory with ``compiled_meta.json`` and
    ``debug/run.py``; build them with the platform's toolchain (on the
    simulators: compiled in the process, cached on disk, linked into one JIT
@@ -38,7 +40,7 @@ from typing import Any
 
 import pypto
 from pypto import ir, passes
-from pypto.jit import arrays, codegen, debug_runner, report
+from pypto.jit import arrays, codegen, debug_runner, report, selection
 from pypto.jit.annotations import AnnotationReader, DynamicDim, ParamSpec
 from pypto.jit.cache import CacheInfo, ScalarKey, SpecializationCache, SpecializationKey, tensor_key
 from pypto.jit.compiled import CompiledProgram, program_params
@@ -225,6 +227,7 @@ class JITFunction:
         """The program after the pass pipeline, for these arguments. Writes nothing, caches nothing."""
         config = _resolve_config(config, dump_passes=False)
         specialization = self._specialize(args, kwargs, config, find_call_site(), "lower", samples_optional=True)
+        selection.prepare(config)
         program = self._parse(specialization)
         return _pass_manager(config).run(program, platform=config.platform)
 
@@ -266,19 +269,21 @@ class JITFunction:
         return compiled
 
     def _build(self, specialization: Specialization, config: RunConfig) -> CompiledProgram:
+        selection.prepare(config)
         program = self._parse(specialization)
         output_dir = _make_output_dir(config, specialization.program_name)
         lowered, hints = _lower_with_report(program, output_dir, config)
-        artifacts = codegen.generate(lowered, config.platform)
+        artifacts = codegen.generate(lowered, config.platform, config.backend)
         codegen.write(output_dir, artifacts)
-        chain = codegen.toolchain(config.platform)
+        chain = codegen.toolchain(config.platform, config.backend)
         executable = (codegen.build(chain, artifacts, config.platform, check_nan=config.check_nan)
                       if chain.can_run else None)
         entry = _entry_function(lowered, self.fn.__name__)
         compiled = CompiledProgram(lowered, output_dir, config.platform, config.backend_type, self.param_names,
                                    specialization.key, entry.name, program_params(entry), len(entry.return_types),
                                    tuple(artifacts), executable, chain.name, chain.unavailable, tuple(hints),
-                                   check_nan=config.check_nan)
+                                   check_nan=config.check_nan, backend=config.backend,
+                                   plugins=tuple(os.path.abspath(p) for p in config.plugins))
         compiled.write_meta()
         debug_runner.write(output_dir)
         return compiled

@@ -2,7 +2,9 @@
 
 Kernels take their compile options only through ``config=RunConfig(...)``;
 keyword arguments to a kernel are the kernel's parameters. The fields follow
-the PyPTO user manual; ``pipeline`` (a pipeline name or YAML path) is ours.
+the PyPTO user manual; ``pipeline`` (a pipeline name or YAML path),
+``backend`` (the backend plugin that generates the kernels) and ``plugins``
+(plugin folders or manifests loaded before compiling) are ours.
 Options that change the generated program are part of the JIT cache key
 (:meth:`RunConfig.compile_key`); the rest only affect the run.
 """
@@ -19,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 PLATFORMS = ("a2a3", "a2a3sim", "a5", "a5sim")
+DEFAULT_BACKEND = "npu"
 INT32_MAX = 2**31 - 1
 RING_COUNT = 4
 CHIP_SWIMLANE_LEVELS = range(0, 5)
@@ -123,7 +126,14 @@ class RunConfig:
     Compile options (in the JIT cache key): ``platform`` (and the derived
     ``backend_type``), ``strategy``, ``pipeline``, ``distributed_config``,
     ``analyze_auto_scopes_for_deps``, ``memory_planner``, ``dump_ptoas_passes``,
-    ``check_nan``. Everything else affects only dumps, reports or the run.
+    ``check_nan``, ``backend``, ``plugins``. Everything else affects only
+    dumps, reports or the run.
+
+    ``backend`` names the backend plugin that generates the kernel functions
+    (InCore, AIC, AIV); orchestration always goes to the ``host`` backend.
+    ``plugins`` lists plugin folders (each holding a ``manifest.yaml``) or
+    manifest files, loaded before compiling, so a pipeline may name their
+    passes and ``backend`` their backends.
 
     ``check_nan=True`` (simulator platforms) builds kernels in which every tile
     instruction checks its result: the first NaN raises ``pypto.KernelFault``
@@ -163,6 +173,8 @@ class RunConfig:
     memory_planner: MemoryPlanner | None = None
     dump_ptoas_passes: bool = False
     check_nan: bool = False
+    backend: str = DEFAULT_BACKEND
+    plugins: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.platform not in PLATFORMS:
@@ -172,6 +184,10 @@ class RunConfig:
             raise TypeError(f"RunConfig.strategy must be an OptimizationStrategy, got {self.strategy!r}")
         if not isinstance(self.pipeline, str) or not self.pipeline:
             raise TypeError(f"RunConfig.pipeline must be a pipeline name or a YAML path, got {self.pipeline!r}")
+        if not isinstance(self.backend, str) or not self.backend:
+            raise TypeError(f"RunConfig.backend must be a backend name such as {DEFAULT_BACKEND!r} "
+                            f"(see `pypto backends`), got {self.backend!r}")
+        self.plugins = _plugin_paths(self.plugins)
         if self.memory_planner is not None and not isinstance(self.memory_planner, MemoryPlanner):
             raise TypeError(f"RunConfig.memory_planner must be a MemoryPlanner or None, got {self.memory_planner!r}")
         _require_int("device_id", self.device_id)
@@ -218,12 +234,14 @@ class RunConfig:
         """The options that change the compiled program, as hashable (name, value) pairs.
 
         The pipeline enters by content (its passes and options), so editing a
-        pipeline YAML file invalidates programs compiled with it.
+        pipeline YAML file invalidates programs compiled with it. Plugins
+        enter by absolute path: a relative path means another plugin in
+        another working directory.
         """
         fields = (self.platform, self.strategy, self.pipeline, self.analyze_auto_scopes_for_deps, self.memory_planner,
-                  self.dump_ptoas_passes, self.check_nan)
+                  self.dump_ptoas_passes, self.check_nan, self.backend, self.plugins)
         # Kernel calls ask on every call: the fields are compared, not trusted, and the pipeline file is
-        # looked at again (a stat) at most every _PIPELINE_RECHECK_SECONDS.
+        # looked at again (a stat), relative plugin paths resolved again, at most every _PIPELINE_RECHECK_SECONDS.
         memo = self.__dict__.get("_compile_key_memo")
         now = time.monotonic()
         if (memo is not None and memo[0] == fields and self.distributed_config is None
@@ -241,9 +259,26 @@ class RunConfig:
             ("memory_planner", _freeze(planner)),
             ("dump_ptoas_passes", self.dump_ptoas_passes),
             ("check_nan", self.check_nan),
+            ("backend", self.backend),
+            ("plugins", tuple(os.path.abspath(p) for p in self.plugins)),
         )
         self.__dict__["_compile_key_memo"] = (fields, key, now)
         return key
+
+
+def _plugin_paths(value: Any) -> tuple[str, ...]:
+    """RunConfig.plugins as a tuple of path strings; one bare path is a mistake for a list of one."""
+    if isinstance(value, (str, os.PathLike)):
+        raise TypeError(f"RunConfig.plugins takes a list of plugin folders or manifest files, got the single path "
+                        f"{os.fspath(value)!r}; write plugins=[{os.fspath(value)!r}]")
+    if not isinstance(value, (list, tuple)):
+        raise TypeError(f"RunConfig.plugins takes a list of plugin folders or manifest files, got "
+                        f"{type(value).__name__} {value!r}")
+    for index, path in enumerate(value):
+        if not isinstance(path, (str, os.PathLike)) or not os.fspath(path):
+            raise TypeError(f"RunConfig.plugins[{index}] must be the path of a plugin folder or manifest file, "
+                            f"got {type(path).__name__} {path!r}")
+    return tuple(os.fspath(path) for path in value)
 
 
 # How long a RunConfig trusts its pipeline file unchanged: an edit takes effect within this time.

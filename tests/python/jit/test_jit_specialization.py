@@ -140,7 +140,8 @@ def test_key_holds_the_compile_options_of_the_run_config():
     assert options["memory_planner"] == "MemoryPlanner.PYPTO"
     assert len(options["pipeline"]) == 64  # a digest of the pipeline's passes and options
     assert set(options) == {"platform", "backend_type", "strategy", "pipeline", "distributed_config",
-                            "analyze_auto_scopes_for_deps", "memory_planner", "dump_ptoas_passes", "check_nan"}
+                            "analyze_auto_scopes_for_deps", "memory_planner", "dump_ptoas_passes", "check_nan",
+                            "backend", "plugins"}
 
 
 @pytest.mark.parametrize("change", [

@@ -13,7 +13,17 @@ namespace {
 using namespace pto;
 using F = TileVec<float, 16, 32>;
 
-class Elementwise : public IsaTest {};
+class Elementwise : public IsaTest {
+ protected:
+  // TEXP of one value, alone in its tile (a row's partial last group).
+  float ExpOfOne(float v) {
+    TileVec<float, 1, 1> one;
+    Place(one);
+    one.At(0, 0) = v;
+    TEXP(one, one);
+    return one.At(0, 0);
+  }
+};
 
 double Rel(double got, double want) { return std::fabs(got - want) / std::max(1.0, std::fabs(want)); }
 
@@ -146,6 +156,66 @@ TEST_F(Elementwise, ExpCoversTheWholeFloatRange) {
     double ulp = std::max(std::ldexp(1.0, -149), std::ldexp(1.0, std::ilogb(want) - 23));
     EXPECT_LE(std::fabs(y.data[i] - want), ulp) << in[i];
   }
+}
+
+// FP32 rows go 16 lanes at a time and a row's last partial group through a
+// padded vector: a value must come out the same wherever it sits, in place
+// or not, and a partial valid region must leave the rest alone.
+TEST_F(Elementwise, ExpGivesOneResultPerValueWhereverItSitsInTheRow) {
+  TileVec<float, 3, 37> x, y;
+  Place(x);
+  Place(y);
+  const float specials[] = {INFINITY, -INFINITY, 0.0f, 88.72f, 88.73f, -100.0f, -104.0f, 20.5f, -1.0f};
+  const int count = sizeof specials / sizeof specials[0];
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 37; ++c) x.At(r, c) = specials[(r * 37 + c) % count];
+  }
+  TEXP(y, x);
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 37; ++c) {
+      float want = ExpOfOne(x.At(r, c));
+      EXPECT_EQ(std::memcmp(&y.At(r, c), &want, sizeof want), 0) << r << "," << c << " exp(" << x.At(r, c) << ")";
+    }
+  }
+  TEXP(x, x);  // in place
+  EXPECT_EQ(std::memcmp(x.data, y.data, sizeof(float) * 3 * 37), 0);
+
+  Tile<TileType::Vec, float, 3, 37, BLayout::RowMajor, DYNAMIC, DYNAMIC> part(2, 21);
+  Place(part);
+  for (int i = 0; i < 3 * 37; ++i) part.data[i] = -1.0f;
+  TEXP(part, part);
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 37; ++c) {
+      EXPECT_EQ(part.At(r, c), r < 2 && c < 21 ? ExpOfOne(-1.0f) : -1.0f) << r << "," << c;
+    }
+  }
+  EXPECT_FALSE(core_.faulted());
+}
+
+// Rows are reduced four at a time, the rest one by one; every row must get
+// exactly what it gets reduced alone.
+TEST_F(Elementwise, RowReductionsGiveEachRowWhatItGetsAlone) {
+  TileVec<float, 7, 45> a;
+  Tile<TileType::Vec, float, 7, 1, BLayout::ColMajor> sum, mx;
+  TileVec<float, 1, 45> row;
+  TileVec<float, 1, 1> row_sum, row_max;
+  Place(a);
+  Place(sum);
+  Place(mx);
+  Place(row);
+  Place(row_sum);
+  Place(row_max);
+  Fill(a, -3, 3);
+  TROWSUM(sum, a);
+  TROWMAX(mx, a);
+  for (int r = 0; r < 7; ++r) {
+    for (int c = 0; c < 45; ++c) row.At(0, c) = a.At(r, c);
+    TROWSUM(row_sum, row);
+    TROWMAX(row_max, row);
+    EXPECT_EQ(std::memcmp(&sum.At(r, 0), &row_sum.At(0, 0), sizeof(float)), 0) << r;
+    EXPECT_EQ(mx.At(r, 0), row_max.At(0, 0)) << r;
+  }
+  EXPECT_FALSE(core_.faulted());
 }
 
 TEST_F(Elementwise, HalfAndBf16ComputeInFloatAndRoundOnce) {

@@ -283,3 +283,28 @@ def test_check_nan_is_a_compile_option():
     log_of(a, out, config=CONFIG)
     log_of(a, out, config=RunConfig(check_nan=True))
     assert log_of.cache_info().currsize == 2
+
+
+@pl.jit
+def exp_rows(x: pl.Tensor[[3, 37], pl.FP32], out: pl.Out[pl.Tensor[[3, 37], pl.FP32]]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        pl.store(pl.exp(pl.load(x, [0, 0], [3, 37])), [0, 0], out)
+    return out
+
+
+def test_simulated_exp_is_one_function_of_the_value_across_a_rows_full_and_partial_lane_groups():
+    # A row of 37 goes through two 16-lane groups and a padded group of 5 (with AVX-512, the power of two is
+    # VSCALEFPS): every copy of a value must give the same float, within 1 ulp of the exact exp.
+    values = torch.tensor([float("inf"), float("-inf"), 0.0, 88.72, 88.73, -87.0, -100.0, -104.0, 20.5, -1.0, 1e-7])
+    x = values.repeat(11)[:3 * 37].reshape(3, 37).contiguous()
+    out = torch.empty(3, 37)
+    exp_rows(x, out, config=CONFIG)
+    for v in values:
+        got = out[x == v]
+        assert torch.equal(got, got[:1].expand_as(got)), f"exp({v.item()}) differs by position: {got.tolist()}"
+    finite = torch.isfinite(x) & (x > -87.3) & (x < 88.7)
+    exact = torch.exp(x.double())
+    ulp = torch.ldexp(torch.ones_like(exact), torch.frexp(exact)[1] - 24)
+    assert torch.all((out.double() - exact).abs()[finite] <= ulp[finite])
+    assert out[x == float("inf")].eq(float("inf")).all() and out[x == 88.73].eq(float("inf")).all()
+    assert out[x == float("-inf")].eq(0).all() and out[x == -104.0].eq(0).all()

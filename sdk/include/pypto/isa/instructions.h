@@ -264,30 +264,79 @@ inline T Min(T a, T b) {
 // x = n ln2 + r with |r| <= ln2 / 2, e^r by a degree-7 minimax polynomial
 // (the Cephes expf coefficients, ~1 ulp), times 2^n built from exponent bits.
 // 2^n is applied as two factors so that subnormal results stay exact enough
-// and out-of-range inputs saturate to 0 / inf; NaN propagates.
-inline float ExpFloat(float x) {
+// and out-of-range inputs saturate to 0 / inf; NaN propagates. F is float or
+// a vector of 16 floats, I the matching int32 type; in place, so that no
+// vector crosses a call boundary (its ABI depends on the target's features).
+// With AVX-512, VSCALEFPS applies 2^n to a vector in one step (rounding a
+// subnormal result once); the rest is the same arithmetic.
+template <typename F, typename I>
+inline void ExpInPlace(F& v) {
   const float hi = 88.7228394f;
   const float lo = -103.972084f;
-  x = x > hi ? hi + 1.0f : x;
+  F x = v > hi ? hi + 1.0f : v;
   x = x < lo ? lo - 1.0f : x;
   const float magic = 12582912.0f;  // 1.5 * 2^23: adding it rounds to an integer
-  float shifted = x * 1.44269504088896341f + magic;
-  float n = shifted - magic;
-  int32_t ni = static_cast<int32_t>(BitCast<uint32_t>(shifted) & 0x3FFFFFu) - 0x200000;
-  float r = x - n * 0.693359375f;
+  F shifted = x * 1.44269504088896341f + magic;
+  F n = shifted - magic;
+  F r = x - n * 0.693359375f;
   r = r - n * -2.12194440e-4f;
-  float p = 1.9875691500e-4f;
-  p = p * r + 1.3981999507e-3f;
+  F p = r * 1.9875691500e-4f + 1.3981999507e-3f;
   p = p * r + 8.3334519073e-3f;
   p = p * r + 4.1665795894e-2f;
   p = p * r + 1.6666665459e-1f;
   p = p * r + 5.0000001201e-1f;
   p = p * r * r + r + 1.0f;
-  int32_t n1 = ni / 2;
-  int32_t n2 = ni - n1;
-  float s1 = BitCast<float>(static_cast<uint32_t>(n1 + 127) << 23);
-  float s2 = BitCast<float>(static_cast<uint32_t>(n2 + 127) << 23);
-  return p * s1 * s2;
+#if defined(__AVX512F__) && defined(__clang__)
+  if constexpr (sizeof(F) == 64) {
+    v = __builtin_ia32_scalefps512_mask(p, n, p, static_cast<unsigned short>(0xFFFF), /*current rounding*/ 4);
+    return;
+  }
+#endif
+  // shifted holds n in its low mantissa bits, offset by 2^22.
+  I ni = (__builtin_bit_cast(I, shifted) & 0x7FFFFF) - 0x400000;
+  I n1 = ni >> 1;
+  I n2 = ni - n1;
+  v = p * __builtin_bit_cast(F, (n1 + 127) << 23) * __builtin_bit_cast(F, (n2 + 127) << 23);
+}
+
+inline float ExpFloat(float x) {
+  ExpInPlace<float, int32_t>(x);
+  return x;
+}
+
+typedef float Float16Lanes __attribute__((vector_size(16 * sizeof(float))));
+typedef int32_t Int16Lanes __attribute__((vector_size(16 * sizeof(int32_t))));
+
+// dst = exp(src) on float rows, 16 columns at a time; a row's last partial
+// group goes through a zero-padded vector, so that every element is computed
+// the same way wherever it sits.
+template <typename D, typename S>
+inline void ExpFloatRows(D& dst, const S& src, Loc loc) {
+  if (!Usable("TEXP", loc, dst, src)) return;
+  int rows = dst.GetValidRow();
+  int cols = dst.GetValidCol();
+  if (!Covers(src, rows, cols, "TEXP", loc)) return;
+  constexpr int kLanes = 16;
+  for (int r = 0; r < rows; ++r) {
+    float* d = &dst.At(r, 0);
+    const float* x = &src.At(r, 0);
+    int c = 0;
+    for (; c + kLanes <= cols; c += kLanes) {
+      Float16Lanes v;
+      __builtin_memcpy(&v, x + c, sizeof(v));
+      ExpInPlace<Float16Lanes, Int16Lanes>(v);
+      __builtin_memcpy(d + c, &v, sizeof(v));
+    }
+    if (c == cols) continue;
+    float tail[kLanes] = {};
+    __builtin_memcpy(tail, x + c, (cols - c) * sizeof(float));
+    Float16Lanes v;
+    __builtin_memcpy(&v, tail, sizeof(v));
+    ExpInPlace<Float16Lanes, Int16Lanes>(v);
+    __builtin_memcpy(tail, &v, sizeof(v));
+    __builtin_memcpy(d + c, tail, (cols - c) * sizeof(float));
+  }
+  Finish(dst, "TEXP", loc);
 }
 
 template <typename T>
@@ -428,50 +477,59 @@ inline A Step(A acc, A v) {
   else return Min(acc, v);
 }
 
-// Reduce row r of src over [0, cols): 16 interleaved partial results
-// combined pairwise, like the vector unit's tree. Float rows go through
-// compiler vector types so that neither compiler needs to reorder the sum.
-template <Reduce Op, typename A, typename S>
-inline A ReduceRow(const S& src, int r, int cols) {
+// Reduce rows r .. r + NR - 1 of src over [0, cols) into out[0 .. NR): per
+// row 16 interleaved partial results combined pairwise, like the vector
+// unit's tree. Float rows go through compiler vector types so that neither
+// compiler needs to reorder the sum. The NR rows share one pass over the
+// columns so that their dependency chains (one per row) overlap; each row's
+// result is the one it has alone.
+template <Reduce Op, typename A, int NR, typename S>
+inline void ReduceRows(const S& src, int r, int cols, A* out) {
   constexpr int kLanes = 16;
-  A part[kLanes];
-  for (int l = 0; l < kLanes; ++l) part[l] = Init<Op, A>();
+  A part[NR][kLanes];
+  for (int q = 0; q < NR; ++q) {
+    for (int l = 0; l < kLanes; ++l) part[q][l] = Init<Op, A>();
+  }
   int c = 0;
   if constexpr (S::kRowMajor && kSame<typename S::DType, A> && kIsFloat<A>) {
-    using V = typename Lanes8<A>::type;
-    V p[2];
-    __builtin_memcpy(&p[0], part, sizeof(V));
-    __builtin_memcpy(&p[1], part + 8, sizeof(V));
-    const A* row = &src.At(r, 0);
+    typedef A V __attribute__((vector_size(kLanes * sizeof(A))));
+    V p[NR];
+    for (int q = 0; q < NR; ++q) __builtin_memcpy(&p[q], part[q], sizeof(V));
     for (; c + kLanes <= cols; c += kLanes) {
-      for (int h = 0; h < 2; ++h) {
+      for (int q = 0; q < NR; ++q) {
         V x;
-        __builtin_memcpy(&x, row + c + 8 * h, sizeof(V));
+        __builtin_memcpy(&x, &src.At(r + q, c), sizeof(V));
         if constexpr (Op == Reduce::Sum) {
-          p[h] += x;
+          p[q] += x;
         } else if constexpr (Op == Reduce::Prod) {
-          p[h] *= x;
+          p[q] *= x;
         } else {
           V m;
-          if constexpr (Op == Reduce::Max) m = p[h] > x ? p[h] : x;
-          else m = p[h] < x ? p[h] : x;
+          if constexpr (Op == Reduce::Max) m = p[q] > x ? p[q] : x;
+          else m = p[q] < x ? p[q] : x;
           m = (x != x) ? x : m;  // NaN propagates
-          p[h] = (p[h] != p[h]) ? p[h] : m;
+          p[q] = (p[q] != p[q]) ? p[q] : m;
         }
       }
     }
-    __builtin_memcpy(part, &p[0], sizeof(V));
-    __builtin_memcpy(part + 8, &p[1], sizeof(V));
+    for (int q = 0; q < NR; ++q) __builtin_memcpy(part[q], &p[q], sizeof(V));
   } else {
     for (; c + kLanes <= cols; c += kLanes) {
-      for (int l = 0; l < kLanes; ++l) part[l] = Step<Op, A>(part[l], static_cast<A>(Load(src.At(r, c + l))));
+      for (int q = 0; q < NR; ++q) {
+        for (int l = 0; l < kLanes; ++l) {
+          part[q][l] = Step<Op, A>(part[q][l], static_cast<A>(Load(src.At(r + q, c + l))));
+        }
+      }
     }
   }
-  for (int l = 0; c + l < cols; ++l) part[l] = Step<Op, A>(part[l], static_cast<A>(Load(src.At(r, c + l))));
-  for (int width = kLanes / 2; width > 0; width /= 2) {
-    for (int l = 0; l < width; ++l) part[l] = Step<Op, A>(part[l], part[l + width]);
+  for (int q = 0; q < NR; ++q) {
+    A* row = part[q];
+    for (int l = 0; c + l < cols; ++l) row[l] = Step<Op, A>(row[l], static_cast<A>(Load(src.At(r + q, c + l))));
+    for (int width = kLanes / 2; width > 0; width /= 2) {
+      for (int l = 0; l < width; ++l) row[l] = Step<Op, A>(row[l], row[l + width]);
+    }
+    out[q] = row[0];
   }
-  return part[0];
 }
 
 // dst[r, 0] = reduce(src[r, 0 .. valid cols)) for r < src's valid rows.
@@ -485,7 +543,17 @@ inline void RowReduce(const char* name, D& dst, const S& src, Loc loc) {
     return;
   }
   using A = typename SumOf<typename S::DType>::type;
-  for (int r = 0; r < rows; ++r) dst.At(r, 0) = Store<typename D::DType>(ReduceRow<Op, A>(src, r, cols));
+  constexpr int kRowsAtOnce = 4;
+  A results[kRowsAtOnce];
+  int r = 0;
+  for (; r + kRowsAtOnce <= rows; r += kRowsAtOnce) {
+    ReduceRows<Op, A, kRowsAtOnce>(src, r, cols, results);
+    for (int q = 0; q < kRowsAtOnce; ++q) dst.At(r + q, 0) = Store<typename D::DType>(results[q]);
+  }
+  for (; r < rows; ++r) {
+    ReduceRows<Op, A, 1>(src, r, cols, results);
+    dst.At(r, 0) = Store<typename D::DType>(results[0]);
+  }
   Finish(dst, name, loc);
 }
 
@@ -1018,7 +1086,11 @@ inline void TEXPANDS(D& dst, Compute<typename D::DType> s, Loc loc = {}) {
 // ---------------------------------------------------------------------------
 template <typename D, typename S>
 inline void TEXP(D& dst, const S& src, Loc loc = {}) {
-  detail::Unary("TEXP", dst, src, loc, [](auto x) { return detail::Exp(x); });
+  if constexpr (kSame<typename D::DType, float> && kSame<typename S::DType, float> && D::kRowMajor && S::kRowMajor) {
+    detail::ExpFloatRows(dst, src, loc);
+  } else {
+    detail::Unary("TEXP", dst, src, loc, [](auto x) { return detail::Exp(x); });
+  }
 }
 template <typename D, typename S>
 inline void TLOG(D& dst, const S& src, Loc loc = {}) {

@@ -198,6 +198,12 @@ void DeleteUnusedCapsule(PyObject* capsule) {
   if (managed && managed->deleter) managed->deleter(managed);
 }
 
+py::tuple IntTuple(const runtime::Dims& values) {
+  py::tuple out(values.size());
+  for (size_t i = 0; i < values.size(); ++i) out[i] = py::int_(values[i]);
+  return out;
+}
+
 }  // namespace
 
 Tensor TensorFromPython(py::handle obj) {
@@ -221,12 +227,21 @@ void BindRuntime(py::module_& m) {
           "empty",
           [](const std::vector<int64_t>& shape, ir::DataType dtype) { return Tensor::Allocate(dtype, shape); },
           py::arg("shape"), py::arg("dtype"), "New zero-filled, 64-byte aligned row-major memory.")
-      .def("view", &Tensor::View, py::arg("offsets"), py::arg("shape"),
+      .def(
+          "view",
+          [](const Tensor& t, const std::vector<int64_t>& offsets, const std::vector<int64_t>& shape) {
+            if (offsets.size() > PYPTO_RT_MAX_DIMS || shape.size() > PYPTO_RT_MAX_DIMS) {
+              ThrowValueError("Tensor.view: tensors have at most " + std::to_string(PYPTO_RT_MAX_DIMS) + " dims, got " +
+                              std::to_string(std::max(offsets.size(), shape.size())) + " offsets or dims");
+            }
+            return t.View({offsets.begin(), offsets.end()}, {shape.begin(), shape.end()});
+          },
+          py::arg("offsets"), py::arg("shape"),
            "The window [offsets, offsets + shape), sharing this tensor's memory.")
       .def_property_readonly("data_ptr", [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.data()); })
       .def_property_readonly("dtype", &Tensor::dtype)
-      .def_property_readonly("shape", [](const Tensor& t) { return py::tuple(py::cast(t.shape())); })
-      .def_property_readonly("strides", [](const Tensor& t) { return py::tuple(py::cast(t.strides())); },
+      .def_property_readonly("shape", [](const Tensor& t) { return IntTuple(t.shape()); })
+      .def_property_readonly("strides", [](const Tensor& t) { return IntTuple(t.strides()); },
                              "Strides in elements.")
       .def_property_readonly("ndim", &Tensor::ndim)
       .def_property_readonly("is_contiguous", &Tensor::is_contiguous)

@@ -79,13 +79,13 @@ pypto::ir::DataType DTypeFromCode(int32_t code, const char* fn) {
   return *dtype;
 }
 
-std::vector<int64_t> Dims(const int64_t* values, int32_t ndim, const char* fn, const char* what) {
+pypto::runtime::Dims DimsFrom(const int64_t* values, int32_t ndim, const char* fn, const char* what) {
   if (ndim < 0 || ndim > PYPTO_RT_MAX_DIMS) {
     pypto::ThrowValueError(std::string(fn) + ": ndim must be 0.." + std::to_string(PYPTO_RT_MAX_DIMS) + ", got " +
                            std::to_string(ndim));
   }
   if (ndim > 0 && values == nullptr) pypto::ThrowValueError(std::string(fn) + ": " + what + " is NULL");
-  return std::vector<int64_t>(values, values + ndim);
+  return pypto::runtime::Dims(values, values + ndim);
 }
 
 const PyptoRtContext::KernelEntry& FindKernel(PyptoRtContext* ctx, int32_t func_id, const char* fn) {
@@ -163,9 +163,10 @@ int32_t pypto_rt_set_kernel(PyptoRtContext* ctx, int32_t func_id, const char* na
 int32_t pypto_rt_bind_tensor(PyptoRtContext* ctx, int32_t index, void* data, int32_t dtype, int32_t ndim,
                              const int64_t* shape, const int64_t* strides) {
   return Guard(ctx, [&] {
-    auto dims = Dims(shape, ndim, "pypto_rt_bind_tensor", "shape");
-    std::vector<int64_t> steps = strides ? Dims(strides, ndim, "pypto_rt_bind_tensor", "strides") : std::vector<int64_t>{};
-    ctx->tensors.push_back({Tensor::Wrap(data, DTypeFromCode(dtype, "pypto_rt_bind_tensor"), dims, steps)});
+    auto dims = DimsFrom(shape, ndim, "pypto_rt_bind_tensor", "shape");
+    auto steps = strides ? DimsFrom(strides, ndim, "pypto_rt_bind_tensor", "strides") : pypto::runtime::Dims{};
+    ctx->tensors.push_back({Tensor::Wrap(data, DTypeFromCode(dtype, "pypto_rt_bind_tensor"), {dims.begin(), dims.end()},
+                                         {steps.begin(), steps.end()})});
     ctx->tensor_args[index] = &ctx->tensors.back();
   });
 }
@@ -209,8 +210,8 @@ int32_t pypto_rt_set_result(PyptoRtContext* ctx, int32_t index, const PyptoRtTen
 PyptoRtTensor* pypto_rt_tensor_create(PyptoRtContext* ctx, int32_t dtype, int32_t ndim, const int64_t* shape) {
   PyptoRtTensor* out = nullptr;
   Guard(ctx, [&] {
-    auto dims = Dims(shape, ndim, "pypto_rt_tensor_create", "shape");
-    ctx->tensors.push_back({Tensor::Allocate(DTypeFromCode(dtype, "pypto_rt_tensor_create"), dims)});
+    auto dims = DimsFrom(shape, ndim, "pypto_rt_tensor_create", "shape");
+    ctx->tensors.push_back({Tensor::Allocate(DTypeFromCode(dtype, "pypto_rt_tensor_create"), {dims.begin(), dims.end()})});
     out = &ctx->tensors.back();
   });
   return out;
@@ -221,8 +222,8 @@ PyptoRtTensor* pypto_rt_tensor_view(PyptoRtContext* ctx, const PyptoRtTensor* ba
   PyptoRtTensor* out = nullptr;
   Guard(ctx, [&] {
     if (base == nullptr) pypto::ThrowValueError("pypto_rt_tensor_view: the base tensor handle is NULL");
-    auto offs = Dims(offsets, ndim, "pypto_rt_tensor_view", "offsets");
-    auto dims = Dims(shape, ndim, "pypto_rt_tensor_view", "shape");
+    auto offs = DimsFrom(offsets, ndim, "pypto_rt_tensor_view", "offsets");
+    auto dims = DimsFrom(shape, ndim, "pypto_rt_tensor_view", "shape");
     ctx->tensors.push_back({base->tensor.View(offs, dims)});
     out = &ctx->tensors.back();
   });

@@ -34,8 +34,8 @@ std::unique_ptr<ExportState> DescribeForExport(const Tensor& tensor) {
   DataType dt = FromPyptoDType(tensor.dtype());
   auto state = std::make_unique<ExportState>();
   state->tensor = tensor;
-  state->shape = tensor.shape();
-  state->strides = tensor.strides();
+  state->shape.assign(tensor.shape().begin(), tensor.shape().end());
+  state->strides.assign(tensor.strides().begin(), tensor.strides().end());
   DLTensor& dl = state->managed.dl_tensor;
   dl.data = tensor.data();
   dl.device = {kCPU, 0};

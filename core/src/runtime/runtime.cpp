@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <exception>
 
 namespace pypto::runtime {
@@ -11,8 +12,15 @@ namespace {
 // Accesses kept for dependency derivation. Past this many, accesses of
 // finished tasks are dropped: they can no longer delay anything, only show up
 // in DependenciesOf. Every submit scans the kept accesses, so this bounds the
-// cost of a submit while the workers keep up.
+// cost of a submit while the workers keep up; when they do not, the next
+// pruning waits until the history has doubled, so that pruning costs O(1)
+// per submit.
 constexpr size_t kAccessHistoryLimit = 256;
+
+// How long an idle worker polls for the next block before it sleeps. Waking
+// a sleeping thread costs two context switches, more than a small block; a
+// loop submitting tasks one by one gives the next in a few microseconds.
+constexpr auto kSpinBeforeSleep = std::chrono::microseconds(50);
 
 bool Writes(ArgDirection dir) {
   return dir == ArgDirection::Output || dir == ArgDirection::InOut || dir == ArgDirection::OutputExisting;
@@ -54,7 +62,8 @@ struct Runtime::Task {
   std::vector<Task*> successors;
   int pending = 0;
   int blocks_left = 0;
-  bool finished = false;
+  // Written under mu_; read without it by Record (under submit_mu_).
+  std::atomic<bool> finished{false};
   std::vector<BlockRecord> blocks;
 };
 
@@ -208,15 +217,17 @@ void Runtime::StartRunIfIdle(RetiredRun& retired) {
   run_open_ = true;
   retired.tasks.swap(tasks_);
   retired.accesses.swap(accesses_);
+  access_count_ = 0;
+  prune_at_ = kAccessHistoryLimit;
   run_first_id_ = next_id_;
 }
 
-std::vector<std::pair<int64_t, int64_t>> Runtime::ParallelPath() const {
-  std::vector<std::pair<int64_t, int64_t>> path;
+void Runtime::UpdateParallelPath() {
+  auto path = std::make_shared<ParallelPath>();
   for (size_t i = 0; i < scopes_.size(); ++i) {
-    if (scopes_[i] == ScopeMode::Parallel) path.emplace_back(scope_ids_[i], scope_iterations_[i]);
+    if (scopes_[i] == ScopeMode::Parallel) path->emplace_back(scope_ids_[i], scope_iterations_[i]);
   }
-  return path;
+  parallel_path_ = std::move(path);
 }
 
 namespace {
@@ -238,25 +249,36 @@ bool Runtime::InManualScope() const { return std::count(scopes_.begin(), scopes_
 
 std::vector<TaskId> Runtime::DerivedDeps(const TaskArgs& args) const {
   std::vector<TaskId> deps;
-  auto path = ParallelPath();
+  const ParallelPath& path = *parallel_path_;
   for (const auto& arg : args.args()) {
     if (!Tracked(arg.dir)) continue;
     bool writes = Writes(arg.dir);
     auto [lo, hi] = arg.tensor.ByteRange();
-    for (const Access& a : accesses_) {
-      if (!(writes || a.writes) || a.hi <= lo || hi <= a.lo) continue;
-      if (!path.empty() && OtherIterationOfALoop(path, a.parallel_path)) continue;
-      if (arg.tensor.MayOverlap(a.tensor)) deps.push_back(a.task);
+    for (const AccessGroup& group : accesses_) {
+      if (!path.empty() && OtherIterationOfALoop(path, *group.parallel_path)) continue;
+      for (const Access& a : group.accesses) {
+        if (!(writes || a.writes) || a.hi <= lo || hi <= a.lo) continue;
+        if (arg.tensor.MayOverlap(a.tensor)) deps.push_back(a.task);
+      }
     }
   }
   return deps;
 }
 
+template <typename Pred>
+void Runtime::ForgetAccesses(Pred forget) {
+  for (AccessGroup& group : accesses_) access_count_ -= std::erase_if(group.accesses, forget);
+  std::erase_if(accesses_, [](const AccessGroup& group) { return group.accesses.empty(); });
+}
+
+void Runtime::PruneFinishedAccesses() {
+  ForgetAccesses([&](const Access& a) { return FindTask(a.task)->finished.load(); });
+  prune_at_ = std::max(kAccessHistoryLimit, 2 * access_count_);
+}
+
 void Runtime::Record(const TaskArgs& args, TaskId id, bool derived) {
-  if (accesses_.size() > kAccessHistoryLimit) {
-    std::erase_if(accesses_, [&](const Access& a) { return FindTask(a.task)->finished; });
-  }
-  auto path = ParallelPath();
+  if (access_count_ > prune_at_) PruneFinishedAccesses();
+  const bool in_parallel_loop = !parallel_path_->empty();
   for (const auto& arg : args.args()) {
     if (!Tracked(arg.dir)) continue;
     bool writes = Writes(arg.dir);
@@ -265,12 +287,16 @@ void Runtime::Record(const TaskArgs& args, TaskId id, bool derived) {
     // later conflict with those accesses conflicts with this write too. Not
     // inside a parallel loop: its siblings are not ordered after this write,
     // so they still need the accesses it covers.
-    if (writes && derived && path.empty()) {
-      std::erase_if(accesses_, [&](const Access& a) {
+    if (writes && derived && !in_parallel_loop) {
+      ForgetAccesses([&](const Access& a) {
         return a.task != id && lo <= a.lo && a.hi <= hi && Contains(arg.tensor, a.tensor);
       });
     }
-    accesses_.push_back({arg.tensor, lo, hi, writes, id, path});
+    if (accesses_.empty() || accesses_.back().parallel_path != parallel_path_) {
+      accesses_.push_back({parallel_path_, {}});
+    }
+    accesses_.back().accesses.push_back({arg.tensor, lo, hi, writes, id});
+    ++access_count_;
   }
 }
 
@@ -303,17 +329,21 @@ TaskId Runtime::Enqueue(const KernelSet& kernels, const TaskArgs& args, int core
     }
   }
   t->blocks_left = core_num;
+  t->blocks.reserve(core_num);
 
-  // The last run's tasks are freed after the lock is released: freeing a
+  // The last run's tasks are freed after the locks are released: freeing a
   // tensor may call back into its owner (a DLPack deleter taking the GIL).
   RetiredRun retired;
-  std::unique_lock lock(mu_);
-  StartRunIfIdle(retired);
-  if (wake_deferred_) {
-    wake_deferred_ = false;
-    WakeWorkers(static_cast<int>(ready_.size()));
-  }
+  std::lock_guard submitting(submit_mu_);
   std::vector<TaskId> all;
+  {
+    std::lock_guard lock(mu_);
+    StartRunIfIdle(retired);
+    if (wake_deferred_) {
+      wake_deferred_ = false;
+      WakeWorkers(static_cast<int>(ready_.size()));
+    }
+  }
   for (TaskId d : deps) {
     if (d < 0 || d >= next_id_) {
       std::string name = core_num == 0 ? std::string("join") : kernels.name();
@@ -322,6 +352,8 @@ TaskId Runtime::Enqueue(const KernelSet& kernels, const TaskArgs& args, int core
     }
     if (d >= run_first_id_) all.push_back(d);  // earlier runs have finished
   }
+  // The access history is the submitting side's alone (submit_mu_): scanning
+  // it outside mu_ keeps the workers from waiting on a submit between blocks.
   bool derived = !InManualScope();
   if (derived) {
     std::vector<TaskId> found = DerivedDeps(args);
@@ -329,12 +361,14 @@ TaskId Runtime::Enqueue(const KernelSet& kernels, const TaskArgs& args, int core
   }
   std::sort(all.begin(), all.end());
   all.erase(std::unique(all.begin(), all.end()), all.end());
-
-  t->id = next_id_++;
+  t->id = next_id_;
   t->deps = all;
+  Record(args, t->id, derived);
+
+  std::unique_lock lock(mu_);
+  ++next_id_;
   tasks_.push_back(std::move(task));
   ++unfinished_;
-  Record(args, t->id, derived);
   for (TaskId d : all) {
     Task* pred = FindTask(d);
     if (pred->finished) continue;
@@ -351,6 +385,7 @@ void Runtime::Release(Task* t, bool from_submit) {
     return;
   }
   for (int32_t b = 0; b < t->core_num; ++b) ready_.push_back({t, b});
+  ready_count_.store(ready_.size(), std::memory_order_relaxed);
   // Waking a worker costs more than a small kernel. A lone block the
   // submitting thread made ready waits for the next submit or for WaitAll,
   // where that thread runs it itself; programs of one task then never hand
@@ -403,6 +438,10 @@ int Runtime::FreeCluster() const {
   return -1;
 }
 
+int Runtime::FreeClusters() const {
+  return static_cast<int>(std::count(cluster_busy_.begin(), cluster_busy_.end(), false));
+}
+
 bool Runtime::CanStartBlock() const { return !ready_.empty() && FreeCluster() >= 0; }
 
 void Runtime::RunNextBlock(std::unique_lock<std::mutex>& lock) {
@@ -410,19 +449,32 @@ void Runtime::RunNextBlock(std::unique_lock<std::mutex>& lock) {
   cluster_busy_[cluster] = true;
   Block block = ready_.front();
   ready_.pop_front();
+  ready_count_.store(ready_.size(), std::memory_order_relaxed);
   if (ready_.empty()) wake_deferred_ = false;
   lock.unlock();
   RunBlock(block, cluster);
   lock.lock();
   cluster_busy_[cluster] = false;
   FinishBlock(block.task);
-  // A block that waited for a cluster (while the waiting thread held one) can start now.
-  if (!ready_.empty()) WakeWorkers(1);
+  // This thread goes on with the next ready block itself. Another thread is
+  // worth waking only for a block beyond that one with a cluster of its own:
+  // waking a worker that finds no free cluster costs two context switches.
+  if (ready_.size() > 1 && FreeClusters() > 1) WakeWorkers(1);
+}
+
+void Runtime::SpinForWork(std::unique_lock<std::mutex>& lock) {
+  lock.unlock();
+  const auto until = std::chrono::steady_clock::now() + kSpinBeforeSleep;
+  while (ready_count_.load(std::memory_order_relaxed) == 0 && std::chrono::steady_clock::now() < until) {
+    std::this_thread::yield();
+  }
+  lock.lock();
 }
 
 void Runtime::WorkerLoop() {
   std::unique_lock lock(mu_);
   for (;;) {
+    if (!stopping_ && !CanStartBlock()) SpinForWork(lock);
     ++idle_workers_;
     work_cv_.wait(lock, [&] { return stopping_ || CanStartBlock(); });
     --idle_workers_;
@@ -460,14 +512,17 @@ void* CurrentCoreState() { return current_core_state; }
 
 void Runtime::RunBlock(const Block& block, int cluster_id) {
   Task* t = block.task;
-  std::vector<Member> members;
-  if (t->kernels.aic.defined()) members.push_back({&t->kernels.aic, PYPTO_RT_AIC, 0});
+  // Fixed arrays, not vectors: a block of a small kernel costs little more
+  // than its allocations would.
+  std::array<Member, 3> members;
+  size_t count = 0;
+  if (t->kernels.aic.defined()) members[count++] = {&t->kernels.aic, PYPTO_RT_AIC, 0};
   for (int lane = 0; lane < 2; ++lane) {
-    if (t->kernels.aiv[lane].defined()) members.push_back({&t->kernels.aiv[lane], PYPTO_RT_AIV, lane});
+    if (t->kernels.aiv[lane].defined()) members[count++] = {&t->kernels.aiv[lane], PYPTO_RT_AIV, lane};
   }
-  std::vector<PyptoRtCoreContext> contexts(members.size());
-  std::vector<CoreFault> faults(members.size());
-  for (size_t i = 0; i < members.size(); ++i) {
+  std::array<PyptoRtCoreContext, 3> contexts;
+  std::array<CoreFault, 3> faults;
+  for (size_t i = 0; i < count; ++i) {
     int slot = members[i].core_type == PYPTO_RT_AIC ? 0 : 1 + members[i].subblock;
     contexts[i] = {block.block_idx,  t->core_num, members[i].subblock, members[i].core_type, cluster_id,
                    nullptr,          core_states_[cluster_id][slot]};
@@ -477,17 +532,17 @@ void Runtime::RunBlock(const Block& block, int cluster_id) {
   // on its own thread: the first on the worker, the others on the cluster's
   // lane threads.
   auto& lanes = lanes_[cluster_id];
-  for (size_t i = 1; i < members.size(); ++i) {
+  for (size_t i = 1; i < count; ++i) {
     auto& lane = lanes[i - 1];
     if (!lane) lane = std::make_unique<LaneThread>();
     lane->Post([&, i] { RunMember(members[i], t->slots.data(), contexts[i], faults[i]); });
   }
   RunMember(members[0], t->slots.data(), contexts[0], faults[0]);
-  for (size_t i = 1; i < members.size(); ++i) lanes[i - 1]->Wait();
+  for (size_t i = 1; i < count; ++i) lanes[i - 1]->Wait();
 
   std::lock_guard lock(mu_);
   t->blocks.push_back({block.block_idx, cluster_id});
-  for (size_t i = 0; i < members.size(); ++i) {
+  for (size_t i = 0; i < count; ++i) {
     if (!faults[i].failed) continue;
     if (fault_ && fault_->task <= t->id) break;
     fault_ = std::make_unique<Fault>(Fault{t->id, members[i].kernel->name, block.block_idx, t->core_num, faults[i]});
@@ -499,12 +554,13 @@ void Runtime::RunBlock(const Block& block, int cluster_id) {
 void Runtime::DrainReady() {
   std::deque<Block> dropped;
   dropped.swap(ready_);
+  ready_count_.store(0, std::memory_order_relaxed);
   wake_deferred_ = false;
   for (const Block& b : dropped) FinishBlock(b.task);
 }
 
 void Runtime::BeginScope(ScopeMode mode) {
-  std::lock_guard lock(mu_);
+  std::lock_guard submitting(submit_mu_);
   // A parallel loop may sit in a manual scope (where it changes nothing);
   // other scopes may not.
   if (mode != ScopeMode::Parallel && InManualScope()) {
@@ -513,27 +569,32 @@ void Runtime::BeginScope(ScopeMode mode) {
   scopes_.push_back(mode);
   scope_ids_.push_back(next_scope_id_++);
   scope_iterations_.push_back(0);
+  if (mode == ScopeMode::Parallel) UpdateParallelPath();
 }
 
 void Runtime::NextIteration() {
-  std::lock_guard lock(mu_);
+  std::lock_guard submitting(submit_mu_);
   for (size_t i = scopes_.size(); i-- > 0;) {
     if (scopes_[i] != ScopeMode::Parallel) continue;
     ++scope_iterations_[i];
+    UpdateParallelPath();
     return;
   }
   ThrowValueError("Runtime.parallel_next: no PARALLEL scope is open");
 }
 
 void Runtime::EndScope() {
-  std::lock_guard lock(mu_);
+  std::lock_guard submitting(submit_mu_);
   if (scopes_.empty()) ThrowValueError("Runtime.scope_end: no scope is open");
+  bool parallel = scopes_.back() == ScopeMode::Parallel;
   scopes_.pop_back();
   scope_ids_.pop_back();
   scope_iterations_.pop_back();
+  if (parallel) UpdateParallelPath();
 }
 
 void Runtime::WaitAll() {
+  std::lock_guard submitting(submit_mu_);
   std::unique_lock lock(mu_);
   // The waiting thread runs ready blocks itself while a cluster is free: a
   // small program then finishes without a hand-off to a worker and back,
@@ -552,6 +613,7 @@ void Runtime::WaitAll() {
   scopes_.clear();
   scope_ids_.clear();
   scope_iterations_.clear();
+  UpdateParallelPath();
   if (fault) {
     const CoreFault& r = fault->report;
     std::string where = r.instruction.empty() ? "" : " in " + r.instruction;

@@ -12,7 +12,8 @@ namespace pypto::runtime {
 
 namespace {
 
-std::string Join(const std::vector<int64_t>& v) {
+template <typename Values>
+std::string Join(const Values& v) {
   std::ostringstream os;
   os << "[";
   for (size_t i = 0; i < v.size(); ++i) os << (i ? ", " : "") << v[i];
@@ -20,8 +21,9 @@ std::string Join(const std::vector<int64_t>& v) {
   return os.str();
 }
 
-std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& shape) {
-  std::vector<int64_t> strides(shape.size(), 1);
+template <typename Values>
+Values RowMajorStrides(const Values& shape) {
+  Values strides(shape.size(), 1);
   for (size_t i = shape.size(); i-- > 1;) strides[i - 1] = strides[i] * std::max<int64_t>(shape[i], 1);
   return strides;
 }
@@ -38,8 +40,8 @@ void CheckShape(const std::vector<int64_t>& shape, const char* what) {
 
 // Whether distinct indices always reach distinct elements: sorting dims by
 // |stride|, each stride must exceed the span of the dims inside it.
-bool UniqueAddresses(const std::vector<int64_t>& shape, const std::vector<int64_t>& strides) {
-  std::vector<size_t> order(shape.size());
+bool UniqueAddresses(const Dims& shape, const Dims& strides) {
+  boost::container::static_vector<size_t, PYPTO_RT_MAX_DIMS> order(shape.size());
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return std::llabs(strides[a]) < std::llabs(strides[b]); });
   int64_t span = 0;  // elements covered by the inner dims, minus one
@@ -76,8 +78,8 @@ Tensor Tensor::Wrap(void* data, ir::DataType dtype, std::vector<int64_t> shape, 
   }
   Tensor t;
   t.dtype_ = dtype;
-  t.shape_ = std::move(shape);
-  t.strides_ = std::move(strides);
+  t.shape_.assign(shape.begin(), shape.end());
+  t.strides_.assign(strides.begin(), strides.end());
   t.root_origin_.assign(t.shape_.size(), 0);
   t.root_strides_ = t.strides_;
   t.root_unique_addresses_ = UniqueAddresses(t.shape_, t.strides_);
@@ -104,7 +106,7 @@ Tensor Tensor::Allocate(ir::DataType dtype, std::vector<int64_t> shape) {
   return t;
 }
 
-Tensor Tensor::View(const std::vector<int64_t>& offsets, const std::vector<int64_t>& shape) const {
+Tensor Tensor::View(const Dims& offsets, const Dims& shape) const {
   if (offsets.size() != shape_.size() || shape.size() != shape_.size()) {
     ThrowValueError("Tensor.view: a view of " + ToString() + " needs " + std::to_string(shape_.size()) +
                     " offsets and dims, got offsets " + Join(offsets) + " and shape " + Join(shape));

@@ -114,7 +114,7 @@ TEST(HostRun, AFreshTensorComesBackAsTheResult) {
   ASSERT_EQ(run.Run({{0, x}}), 0) << run.error();
   auto results = run.results();
   ASSERT_EQ(results.count(0), 1u);
-  EXPECT_EQ(results.at(0).shape(), (std::vector<int64_t>{kRows, kCols}));
+  EXPECT_EQ(results.at(0).shape(), (pypto::runtime::Dims{kRows, kCols}));
   ExpectAll(results.at(0), [](int64_t r, int64_t c) { return 2 * Value(r, c); });
 }
 

@@ -36,7 +36,7 @@ void Copy(const int64_t* args, PyptoRtCoreContext*) {
 
 struct Step {
   bool accumulate;
-  std::vector<int64_t> src_offsets, dst_offsets, shape;
+  Dims src_offsets, dst_offsets, shape;
   int64_t k;
 };
 

@@ -13,7 +13,7 @@ using testing::ErrorOf;
 TEST(RuntimeTensor, AllocateIsAlignedZeroedAndRowMajor) {
   Tensor t = Tensor::Allocate(ir::DataType::FP32, {3, 5});
   EXPECT_EQ(reinterpret_cast<uintptr_t>(t.data()) % kTensorAlignment, 0u);
-  EXPECT_EQ(t.strides(), (std::vector<int64_t>{5, 1}));
+  EXPECT_EQ(t.strides(), (Dims{5, 1}));
   EXPECT_TRUE(t.is_contiguous());
   const float* data = static_cast<const float*>(t.data());
   for (int i = 0; i < 15; ++i) EXPECT_EQ(data[i], 0.0f);
@@ -29,7 +29,7 @@ TEST(RuntimeTensor, ViewSharesStorageAndOffsetsTheDataPointer) {
   EXPECT_FALSE(v.is_contiguous());
   Tensor w = v.View({1, 1}, {2, 2});
   EXPECT_EQ(w.data(), memory.data() + 3 * 16 + 5);
-  EXPECT_EQ(w.root_origin(), (std::vector<int64_t>{3, 5}));
+  EXPECT_EQ(w.root_origin(), (Dims{3, 5}));
 }
 
 TEST(RuntimeTensor, ViewOutsideTheTensorIsAValueError) {

@@ -150,13 +150,20 @@ class Runtime {
   class LaneThread;
 
  private:
+  // (scope instance, iteration) of every open parallel scope, outermost first.
+  using ParallelPath = std::vector<std::pair<int64_t, int64_t>>;
   struct Access {
     Tensor tensor;
     uintptr_t lo, hi;  // tensor.ByteRange(), the cheap first test
     bool writes;
     TaskId task;
-    // (scope instance, iteration) of every parallel scope open when recorded, outermost first.
-    std::vector<std::pair<int64_t, int64_t>> parallel_path;
+  };
+  // Accesses recorded one after another under the same open parallel
+  // scopes: a task in a parallel loop skips the groups of the loop's other
+  // iterations whole, however many accesses they hold.
+  struct AccessGroup {
+    std::shared_ptr<const ParallelPath> parallel_path;
+    std::vector<Access> accesses;
   };
   struct Block {
     Task* task;
@@ -165,29 +172,43 @@ class Runtime {
 
   struct RetiredRun {
     std::vector<std::unique_ptr<Task>> tasks;
-    std::vector<Access> accesses;
+    std::vector<AccessGroup> accesses;
   };
 
   void StartRunIfIdle(RetiredRun& retired);
   TaskId Enqueue(const KernelSet& kernels, const TaskArgs& args, int core_num, const std::vector<TaskId>& deps);
   std::vector<TaskId> DerivedDeps(const TaskArgs& args) const;
-  std::vector<std::pair<int64_t, int64_t>> ParallelPath() const;
+  // Recomputes parallel_path_ after the open scopes changed.
+  void UpdateParallelPath();
   bool InManualScope() const;
   void Record(const TaskArgs& args, TaskId id, bool derived);
+  void PruneFinishedAccesses();
+  // Drops the accesses `forget` selects, and groups left empty.
+  template <typename Pred>
+  void ForgetAccesses(Pred forget);
   void Release(Task* task, bool from_submit);
   void WakeWorkers(int blocks);
   void CompleteTask(Task* task);
   void FinishBlock(Task* task);
   void DrainReady();
   int FreeCluster() const;
+  int FreeClusters() const;
   bool CanStartBlock() const;
   // Runs the first ready block on a free cluster (CanStartBlock() must hold),
   // with `lock` released meanwhile.
   void RunNextBlock(std::unique_lock<std::mutex>& lock);
+  // Polls for a ready block a little while, mu_ released, yielding the core
+  // to the thread that submits; returns with `lock` held.
+  void SpinForWork(std::unique_lock<std::mutex>& lock);
   void WorkerLoop();
   void RunBlock(const Block& block, int cluster_id);
   Task* FindTask(TaskId id) const;
 
+  // Lock order: submit_mu_, then mu_. submit_mu_ serializes the submitting
+  // side (Submit, scopes, WaitAll) and guards the access history and the
+  // scopes; mu_ guards the tasks' state, the ready queue and the clusters,
+  // which the workers share.
+  std::mutex submit_mu_;
   mutable std::mutex mu_;
   std::condition_variable work_cv_;
   std::condition_variable done_cv_;
@@ -206,14 +227,18 @@ class Runtime {
   TaskId run_first_id_ = 0;
   std::vector<std::unique_ptr<Task>> tasks_;  // this run's tasks, by id - run_first_id_
   std::deque<Block> ready_;
+  std::atomic<size_t> ready_count_{0};  // ready_.size(), for workers polling without mu_
   bool wake_deferred_ = false;  // ready_ holds a block no worker was told about
   int idle_workers_ = 0;        // workers waiting on work_cv_
-  std::vector<Access> accesses_;  // unfinished tasks' tensor args
+  std::vector<AccessGroup> accesses_;  // unfinished tasks' tensor args
+  size_t access_count_ = 0;            // accesses in accesses_
+  size_t prune_at_ = 0;                // access_count_ past which finished tasks' accesses are dropped
   int64_t unfinished_ = 0;
   std::vector<ScopeMode> scopes_;
   std::vector<int64_t> scope_ids_;         // per open scope: its instance id
   std::vector<int64_t> scope_iterations_;  // per open scope: the current iteration (parallel scopes)
   int64_t next_scope_id_ = 0;
+  std::shared_ptr<const ParallelPath> parallel_path_ = std::make_shared<const ParallelPath>();
   std::unique_ptr<Fault> fault_;
   std::atomic<bool> run_faulted_{false};
   bool run_open_ = false;

@@ -13,12 +13,19 @@
 #include <utility>
 #include <vector>
 
+#include <boost/container/static_vector.hpp>
+
 #include "pypto/ir/dtype.h"
 #include "pypto/runtime/c_api.h"
 
 namespace pypto::runtime {
 
 inline constexpr int64_t kTensorAlignment = 64;
+
+// A tensor's shape, strides or coordinates, stored inline: tensors are
+// copied into every task and access record, and a heap allocation per copy
+// would cost more than the bookkeeping itself.
+using Dims = boost::container::static_vector<int64_t, PYPTO_RT_MAX_DIMS>;
 
 // The memory a tensor and its views live in. `release` runs when the last
 // tensor referring to it goes away (it frees owned memory or drops the
@@ -53,7 +60,7 @@ class Tensor {
 
   // The window [offsets, offsets + shape) of this tensor, sharing its root.
   // A ValueError when the window leaves the tensor or the ranks differ.
-  Tensor View(const std::vector<int64_t>& offsets, const std::vector<int64_t>& shape) const;
+  Tensor View(const Dims& offsets, const Dims& shape) const;
 
   // The same view, marked as memory kernels must not write (a read-only
   // numpy array, a bytes object); views of it inherit the mark.
@@ -63,8 +70,8 @@ class Tensor {
   bool defined() const { return storage_ != nullptr; }
   void* data() const;  // element [0, ..., 0]
   ir::DataType dtype() const { return dtype_; }
-  const std::vector<int64_t>& shape() const { return shape_; }
-  const std::vector<int64_t>& strides() const { return strides_; }
+  const Dims& shape() const { return shape_; }
+  const Dims& strides() const { return strides_; }
   int64_t ndim() const { return static_cast<int64_t>(shape_.size()); }
   int64_t numel() const;
   // Element offset of data() from the root's base element (may be fractional
@@ -74,8 +81,8 @@ class Tensor {
   const std::shared_ptr<Storage>& storage() const { return storage_; }
   // Where this view sits in the tensor it was first wrapped or allocated as:
   // per-dim start coordinates, in the root tensor's index space.
-  const std::vector<int64_t>& root_origin() const { return root_origin_; }
-  const std::vector<int64_t>& root_strides() const { return root_strides_; }
+  const Dims& root_origin() const { return root_origin_; }
+  const Dims& root_strides() const { return root_strides_; }
 
   // [lo, hi) addresses any element can occupy; empty tensors give lo == hi.
   std::pair<uintptr_t, uintptr_t> ByteRange() const;
@@ -90,11 +97,11 @@ class Tensor {
  private:
   std::shared_ptr<Storage> storage_;
   ir::DataType dtype_;
-  std::vector<int64_t> shape_;
-  std::vector<int64_t> strides_;
+  Dims shape_;
+  Dims strides_;
   int64_t element_offset_ = 0;
-  std::vector<int64_t> root_origin_;
-  std::vector<int64_t> root_strides_;
+  Dims root_origin_;
+  Dims root_strides_;
   bool root_unique_addresses_ = true;
   bool read_only_ = false;
 };

@@ -1,6 +1,9 @@
 // How the runtime orders tasks: explicit deps plus overlapping regions where
 // at least one side writes. Dependencies are recorded at submit, so these
 // tests read them back no matter how fast the tasks ran.
+#include <atomic>
+#include <thread>
+
 #include "runtime/runtime_test_util.h"
 
 namespace pypto::runtime {
@@ -121,6 +124,35 @@ TEST_F(RuntimeDeps, ParallelScopeIterationsAreIndependentButOrderedWithinAndAgai
   // the write before it, which no single iteration stands in for).
   EXPECT_EQ(rt.DependenciesOf(after), (Deps{before, i0_first, i0_second, i1, inner0, inner1}));
   EXPECT_NE(ErrorOf([&] { rt.NextIteration(); }).find("no PARALLEL scope is open"), std::string::npos);
+}
+
+// Far more accesses than the history keeps before pruning, none of them
+// finished (the only worker is held in the first task): grouping by
+// iteration and pruning must not lose one.
+TEST(RuntimeDepsLongLoop, ATaskAfterALongParallelLoopWaitsForEveryUnfinishedIteration) {
+  static std::atomic<bool> released{false};
+  released = false;
+  auto hold = [](const int64_t*, PyptoRtCoreContext*) {
+    while (!released) std::this_thread::yield();
+  };
+  Runtime rt{RuntimeOptions{1}};
+  constexpr int64_t kRows = 600;
+  Tensor out = Tensor::Allocate(ir::DataType::FP32, {kRows, 4});
+  Tensor flag = Tensor::Allocate(ir::DataType::FP32, {1});
+  TaskId held = rt.Submit(KernelSet::Aiv({"hold", hold}), TaskArgs().AddOutputExisting(flag));
+  Deps iterations;
+  rt.BeginScope(ScopeMode::Parallel);
+  for (int64_t r = 0; r < kRows; ++r) {
+    rt.NextIteration();
+    iterations.push_back(rt.Submit(KernelSet::Aiv({"nop", Nop}), TaskArgs().AddOutputExisting(out.View({r, 0}, {1, 4}))));
+  }
+  rt.EndScope();
+  TaskId after = rt.Submit(KernelSet::Aiv({"nop", Nop}), TaskArgs().AddInput(out).AddInput(flag));
+  released = true;
+  rt.WaitAll();
+  Deps expected = iterations;
+  expected.insert(expected.begin(), held);
+  EXPECT_EQ(rt.DependenciesOf(after), expected);
 }
 
 TEST_F(RuntimeDeps, AParallelLoopInsideAManualScopeDerivesNothing) {

@@ -24,7 +24,7 @@ import pypto.language as pl
 from pypto.runtime import RunConfig
 
 CONFIG = RunConfig(platform="a2a3sim")
-ROUNDS = int(os.environ.get("PYPTO_BENCH_ROUNDS", "5"))
+ROUNDS = int(os.environ.get("PYPTO_BENCH_ROUNDS", "7"))
 
 
 def median_seconds(fn: Callable[[], object], rounds: int = ROUNDS, warmup: int = 1) -> float:
@@ -65,11 +65,30 @@ def chain_4096(a: pl.Tensor[[N, N], pl.FP32], b: pl.Tensor[[N, N], pl.FP32], out
     return out
 
 
-SM_ROWS, SM_COLS, SM_BLOCK = 4096, 1024, 16
+SM_ROWS, SM_COLS, SM_BLOCK = 4096, 1024, 8
 
 
 @pl.jit
 def softmax_rows(x: pl.Tensor[[SM_ROWS, SM_COLS], pl.FP32], out: pl.Out[pl.Tensor[[SM_ROWS, SM_COLS], pl.FP32]]):
+    # One task of SM_ROWS / SM_BLOCK blocks (pl.spmd): the blocks are spread over the clusters by the
+    # runtime, with no submit per block. Each block normalizes its rows by one reciprocal per row and a
+    # multiply, as torch's softmax does, instead of a division per element.
+    with pl.spmd(SM_ROWS // SM_BLOCK):
+        with pl.at(level=pl.Level.CORE_GROUP):
+            r = pl.tile.get_block_idx() * SM_BLOCK
+            t = pl.load(x, [r, 0], [SM_BLOCK, SM_COLS])
+            work = pl.create_tile([SM_BLOCK, SM_COLS], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+            m: pl.Tile[[SM_BLOCK, 1], pl.FP32] = pl.row_max(t, work)
+            e = pl.exp(pl.row_expand_sub(t, m))
+            s: pl.Tile[[SM_BLOCK, 1], pl.FP32] = pl.row_sum(e, work)
+            pl.store(pl.row_expand_mul(e, pl.recip(s)), [r, 0], out)
+    return out
+
+
+@pl.jit
+def softmax_rows_loop(x: pl.Tensor[[SM_ROWS, SM_COLS], pl.FP32],
+                      out: pl.Out[pl.Tensor[[SM_ROWS, SM_COLS], pl.FP32]]):
+    # The same blocks as tasks of a pl.parallel loop: one submit each.
     for r in pl.parallel(0, SM_ROWS, SM_BLOCK):
         with pl.at(level=pl.Level.CORE_GROUP):
             t = pl.load(x, [r, 0], [SM_BLOCK, SM_COLS])
@@ -77,7 +96,7 @@ def softmax_rows(x: pl.Tensor[[SM_ROWS, SM_COLS], pl.FP32], out: pl.Out[pl.Tenso
             m: pl.Tile[[SM_BLOCK, 1], pl.FP32] = pl.row_max(t, work)
             e = pl.exp(pl.row_expand_sub(t, m))
             s: pl.Tile[[SM_BLOCK, 1], pl.FP32] = pl.row_sum(e, work)
-            pl.store(pl.row_expand_div(e, s), [r, 0], out)
+            pl.store(pl.row_expand_mul(e, pl.recip(s)), [r, 0], out)
     return out
 
 
@@ -98,7 +117,7 @@ def rms_norm_4096(x: pl.Tensor[[N, N], pl.FP32], gamma: pl.Tensor[[1, N], pl.FP3
 
 
 MM, MM_BLOCK = 1024, 128
-MM32_BLOCK = 64  # FP32 operands: two 64x1024 panels fill Mat
+MM32_K = 256  # FP32 operands: a 128 x K panel of A and a K x 128 panel of B take 256 KiB of Mat's 512
 
 
 @pl.jit
@@ -115,11 +134,17 @@ def matmul_f16(a: pl.Tensor[[MM, MM], pl.FP16], b: pl.Tensor[[MM, MM], pl.FP16],
 @pl.jit
 def matmul_f32(a: pl.Tensor[[MM, MM], pl.FP32], b: pl.Tensor[[MM, MM], pl.FP32],
                out: pl.Out[pl.Tensor[[MM, MM], pl.FP32]]):
-    for i in pl.parallel(0, MM, MM32_BLOCK):
-        for j in pl.parallel(0, MM, MM32_BLOCK):
+    # FP32 panels of all of K do not fit Mat at 128 x 128 blocks; K goes in steps accumulated in Acc
+    # (TMATMUL_ACC), which keeps the blocks large.
+    for i in pl.parallel(0, MM, MM_BLOCK):
+        for j in pl.parallel(0, MM, MM_BLOCK):
             with pl.at(level=pl.Level.CORE_GROUP):
-                out[i:i + MM32_BLOCK, j:j + MM32_BLOCK] = pl.matmul(a[i:i + MM32_BLOCK, :], b[:, j:j + MM32_BLOCK],
-                                                                out_dtype=pl.FP32)
+                acc = pl.matmul(pl.load(a, [i, 0], [MM_BLOCK, MM32_K], target_memory=pl.Mem.Mat),
+                                pl.load(b, [0, j], [MM32_K, MM_BLOCK], target_memory=pl.Mem.Mat))
+                for k in pl.range(MM32_K, MM, MM32_K):
+                    acc = pl.matmul_acc(acc, pl.load(a, [i, k], [MM_BLOCK, MM32_K], target_memory=pl.Mem.Mat),
+                                        pl.load(b, [k, j], [MM32_K, MM_BLOCK], target_memory=pl.Mem.Mat))
+                pl.store(acc, [i, j], out)
     return out
 
 
@@ -206,6 +231,8 @@ def kernel_rows() -> list[tuple[str, float, float]]:
     x, y = torch.randn(SM_ROWS, SM_COLS), torch.empty(SM_ROWS, SM_COLS)
     row("row softmax 4096x1024 FP32", lambda: softmax_rows(x, y, config=CONFIG), lambda: torch.softmax(x, dim=-1),
         lambda: torch.testing.assert_close(y, torch.softmax(x, dim=-1)))
+    row("row softmax, same, as a pl.parallel loop of tasks", lambda: softmax_rows_loop(x, y, config=CONFIG),
+        lambda: torch.softmax(x, dim=-1), lambda: torch.testing.assert_close(y, torch.softmax(x, dim=-1)))
     gamma = torch.randn(1, N)
 
     def rms_torch():

@@ -3,6 +3,7 @@
 import importlib.util
 import re
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,8 @@ DOCS = Path(__file__).resolve().parents[3] / "docs"
 def run_page(name, tmp_path, monkeypatch):
     monkeypatch.setenv("PYPTO_PROG_BUILD_DIR", str(tmp_path / "build_output"))
     monkeypatch.chdir(tmp_path)
-    blocks = re.findall(r"```python\n(.*?)```", (DOCS / name).read_text(), flags=re.S)
+    # Blocks inside list items are indented with the item.
+    blocks = [textwrap.dedent(b) for b in re.findall(r"```python\n(.*?)```", (DOCS / name).read_text(), flags=re.S)]
     assert blocks, f"docs/{name} has no python examples"
     module_path = tmp_path / (name.replace(".md", "").replace("-", "_") + "_page.py")
     module_path.write_text("\n\n".join(blocks))
@@ -37,6 +39,11 @@ def test_running_page(tmp_path, monkeypatch, capsys):
     assert "faulted in TLOAD" in printed
     assert "the window reaches" in printed
     assert "faulted in TLOG" in printed and "row 3, column 17" in printed
+
+
+def test_performance_page(tmp_path, monkeypatch, capsys):
+    run_page("performance.md", tmp_path, monkeypatch)
+    assert "spmd softmax OK" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("page", ["compiling.md", "running.md", "performance.md"])

@@ -59,13 +59,8 @@ struct CallArgs {
     }
     for (size_t i = 0; i < args.size(); ++i) {
       if (!borrowed[i] || args[i].tensor->storage() != result.storage()) continue;
-      auto owner = std::make_shared<py::object>(py::reinterpret_borrow<py::object>(objects[i]));
       return py::cast(runtime::Tensor::Wrap(result.data(), result.dtype(), {result.shape().begin(), result.shape().end()},
-                                            {result.strides().begin(), result.strides().end()},
-                                            [owner]() mutable {
-                                              py::gil_scoped_acquire gil;
-                                              owner.reset();
-                                            }));
+                                            {result.strides().begin(), result.strides().end()}, KeepAlive(objects[i])));
     }
     return py::cast(result);
   }

@@ -101,10 +101,7 @@ Tensor FromBuffer(py::handle obj) {
   }
   std::vector<int64_t> shape(info->shape.begin(), info->shape.end());
   void* data = info->ptr;
-  Tensor t = Tensor::Wrap(data, *dtype, shape, strides, [info]() mutable {
-    py::gil_scoped_acquire gil;
-    info.reset();
-  });
+  Tensor t = Tensor::Wrap(data, *dtype, shape, strides, ReleaseUnderGil(std::move(info)));
   return read_only ? t.AsReadOnly() : t;
 }
 
@@ -158,11 +155,7 @@ std::optional<Tensor> FromTorch(py::handle obj, bool borrow) {
   auto strides = obj.attr(stride_name)().cast<std::vector<int64_t>>();
   auto* data = reinterpret_cast<void*>(obj.attr(data_ptr)().cast<uintptr_t>());
   if (borrow) return Tensor::Wrap(data, *dtype, shape, strides, nullptr);
-  auto owner = std::make_shared<py::object>(py::reinterpret_borrow<py::object>(obj));
-  return Tensor::Wrap(data, *dtype, shape, strides, [owner]() mutable {
-    py::gil_scoped_acquire gil;
-    owner.reset();
-  });
+  return Tensor::Wrap(data, *dtype, shape, strides, KeepAlive(obj));
 }
 
 Tensor FromObject(py::handle obj, bool borrow_torch, bool* borrowed) {

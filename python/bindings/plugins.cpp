@@ -10,6 +10,50 @@ namespace pypto::python {
 using namespace plugin;
 
 namespace {
+// A dim is its size, or its symbol's name.
+py::list ShapeToList(const std::vector<KernelDim>& shape) {
+  py::list dims;
+  for (const auto& dim : shape) {
+    if (dim.is_static()) {
+      dims.append(dim.size);
+    } else {
+      dims.append(dim.symbol);
+    }
+  }
+  return dims;
+}
+
+py::dict KernelToDict(const Manifest& manifest, const KernelSpec& kernel) {
+  py::dict d;
+  d["name"] = kernel.name;
+  d["plugin"] = manifest.name;
+  d["core"] = kernel.core;
+  d["source"] = manifest.source_path(kernel);
+  d["description"] = kernel.description;
+  d["manifest"] = manifest.manifest_path;
+  d["line"] = kernel.line;
+  py::list tensors;
+  for (const auto& t : kernel.tensors) {
+    py::dict param;
+    param["name"] = t.name;
+    param["dtype"] = t.dtype;
+    param["shape"] = ShapeToList(t.shape);
+    param["direction"] = KernelParamDirectionName(t.direction);
+    tensors.append(param);
+  }
+  d["tensors"] = tensors;
+  py::list scalars;
+  for (const auto& s : kernel.scalars) {
+    py::dict param;
+    param["name"] = s.name;
+    param["dtype"] = s.dtype;
+    scalars.append(param);
+  }
+  d["scalars"] = scalars;
+  d["multiple_of"] = kernel.multiple_of;
+  return d;
+}
+
 py::dict RecordToDict(const PluginRecord& rec) {
   py::dict d;
   d["name"] = rec.manifest.name;
@@ -22,6 +66,9 @@ py::dict RecordToDict(const PluginRecord& rec) {
   d["requires"] = rec.manifest.requires_;
   d["description"] = rec.manifest.description;
   d["loaded"] = rec.loaded;
+  py::list kernels;
+  for (const auto& kernel : rec.manifest.kernels) kernels.append(KernelToDict(rec.manifest, kernel));
+  d["kernels"] = kernels;
   return d;
 }
 }  // namespace

@@ -36,3 +36,11 @@ __all__ = [
     "passes",
     "plugins",
 ]
+
+
+def __getattr__(name: str):
+    # pypto.kernels reaches into the parser's modules, so it is imported on first use.
+    if name == "kernels":
+        import importlib
+        return importlib.import_module("pypto.kernels")
+    raise AttributeError(f"module 'pypto' has no attribute '{name}'")

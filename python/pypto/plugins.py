@@ -7,7 +7,8 @@ Search order: the plugin folder installed with PyPTO, then each folder of
 :func:`discover` lists every plugin found (and every plugin loaded from
 elsewhere) as a dict: ``name``, ``kind``, ``version``, ``abi``, ``path`` (its
 library), ``manifest``, ``provides``, ``requires``, ``description``,
-``loaded``. :func:`load` loads one by name or by path; the errors are the
+``loaded`` and ``kernels`` (a kernel plugin's kernels, as :func:`list_kernels`
+gives them). :func:`load` loads one by name or by path; the errors are the
 C++ plugin host's (``pypto.PluginError`` naming the manifest and the fix).
 """
 
@@ -44,6 +45,7 @@ __all__ = [
     "is_loaded",
     "is_path",
     "list_backends",
+    "list_kernels",
     "list_passes",
     "load",
     "load_manifest",
@@ -104,6 +106,15 @@ def manifest_path(path: str | os.PathLike[str]) -> Path:
     raise PluginError(f"the folder '{path}' holds no {MANIFEST} but {which}; "
                       f"give one of them (e.g. '{path / inside[0]}'), or add '{path}' to the search paths "
                       "(pypto.plugins.add_search_path or PYPTO_PLUGIN_PATH) to find them all")
+
+
+def list_kernels() -> list[dict[str, Any]]:
+    """Every kernel the discovered kernel plugins provide, sorted by name, as dicts: ``name``, ``plugin``,
+    ``core`` ("AIC" or "AIV"), ``source`` (the C++ file), ``description``, ``manifest``, ``line`` (of its
+    manifest entry), ``tensors`` (``name``, ``dtype``, ``shape`` of sizes and symbol names, ``direction``
+    "In", "Out" or "InOut"), ``scalars`` (``name``, ``dtype``) and ``multiple_of`` (symbol -> divisor)."""
+    kernels = [kernel for record in discover() for kernel in record["kernels"]]
+    return sorted(kernels, key=lambda k: k["name"])
 
 
 def _record(matches: Any) -> dict[str, Any]:

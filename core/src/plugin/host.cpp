@@ -256,6 +256,11 @@ void PluginHost::LoadWithRequirements(const Manifest& manifest, std::vector<Mani
 }
 
 void PluginHost::LoadLocked(const Manifest& manifest) {
+  // A kernel plugin has no library: its sources are compiled when a program calls its kernels.
+  if (manifest.kind == "kernel") {
+    loaded_[manifest.name] = manifest;
+    return;
+  }
   PluginContents contents = LoadPluginLibrary(manifest);
   CheckProvides(manifest, contents);
   Commit(manifest, contents);

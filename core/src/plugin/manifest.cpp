@@ -7,6 +7,7 @@
 #include "pypto/plugin/host.h"
 #include "pypto/support/error.h"
 #include "pypto/support/strings.h"
+#include "kernel_manifest.h"
 #include "yaml_file.h"
 
 namespace pypto::plugin {
@@ -16,6 +17,9 @@ namespace {
 
 const std::vector<std::string> kRequiredFields = {"name", "kind", "version", "abi", "library", "provides"};
 const std::vector<std::string> kOptionalFields = {"requires", "description", "toolchains"};
+// A kernel plugin is C++ sources, not a library: its kernels are what it provides.
+const std::vector<std::string> kRequiredKernelPluginFields = {"name", "kind", "version", "abi", "kernels"};
+const std::vector<std::string> kOptionalKernelPluginFields = {"provides", "requires", "description"};
 const std::vector<std::string> kKinds = {"pass", "backend", "kernel"};
 
 class ManifestReader {
@@ -28,17 +32,27 @@ class ManifestReader {
       Fail(root.Mark(), "a plugin manifest is a mapping of fields (" + Join(kRequiredFields, ", ") + "), not " +
                             YamlKindName(root));
     }
-    CheckFieldNames(root);
+    const bool kernel_plugin = root["kind"] && root["kind"].IsScalar() && root["kind"].Scalar() == "kernel";
+    if (kernel_plugin) {
+      CheckFieldNames(root, kRequiredKernelPluginFields, kOptionalKernelPluginFields, " of a kernel plugin");
+    } else {
+      CheckFieldNames(root, kRequiredFields, kOptionalFields, "");
+    }
     Manifest m;
     m.manifest_path = path_;
     m.name = Text(root, "name");
     m.kind = Kind(root);
     m.version = Text(root, "version");
     m.abi = Abi(root);
-    m.library = Library(root);
-    m.provides = List(root, "provides");
     if (root["requires"]) m.requires_ = List(root, "requires");
     if (root["description"]) m.description = Text(root, "description");
+    if (kernel_plugin) {
+      m.kernels = ReadKernelSpecs(root["kernels"], path_);
+      m.provides = KernelNames(root, m.kernels);
+      return m;
+    }
+    m.library = Library(root);
+    m.provides = List(root, "provides");
     if (root["toolchains"]) m.toolchains = Toolchains(root, m.kind);
     return m;
   }
@@ -48,24 +62,41 @@ class ManifestReader {
     throw Error(ErrorKind::kPlugin, message, SpanOf(path_, mark));
   }
 
-  void CheckFieldNames(const YAML::Node& root) const {
+  // `which` qualifies the field lists in messages (" of a kernel plugin").
+  void CheckFieldNames(const YAML::Node& root, const std::vector<std::string>& required,
+                       const std::vector<std::string>& optional, const std::string& which) const {
     std::set<std::string> present;
     for (const auto& entry : root) {
       std::string key = entry.first.Scalar();
-      bool known = std::count(kRequiredFields.begin(), kRequiredFields.end(), key) > 0 ||
-                   std::count(kOptionalFields.begin(), kOptionalFields.end(), key) > 0;
+      bool known = std::count(required.begin(), required.end(), key) > 0 ||
+                   std::count(optional.begin(), optional.end(), key) > 0;
       if (!known) {
-        Fail(entry.first.Mark(), "unknown manifest field '" + key + "'; the fields are " +
-                                     Join(kRequiredFields, ", ") + " and optionally " + Join(kOptionalFields, ", "));
+        Fail(entry.first.Mark(), "unknown manifest field '" + key + "'; the fields" + which + " are " +
+                                     Join(required, ", ") + " and optionally " + Join(optional, ", "));
       }
       present.insert(key);
     }
-    for (const auto& field : kRequiredFields) {
+    for (const auto& field : required) {
       if (!present.count(field)) {
-        Fail(root.Mark(), "the manifest has no '" + field + "' field; add it (required fields: " +
-                              Join(kRequiredFields, ", ") + ")");
+        Fail(root.Mark(), "the manifest has no '" + field + "' field; add it (required fields" + which + ": " +
+                              Join(required, ", ") + ")");
       }
     }
+  }
+
+  // A kernel plugin provides its kernels; a `provides` list, when given, must name exactly them.
+  std::vector<std::string> KernelNames(const YAML::Node& root, const std::vector<KernelSpec>& kernels) const {
+    std::vector<std::string> names;
+    for (const auto& kernel : kernels) names.push_back(kernel.name);
+    if (root["provides"]) {
+      std::vector<std::string> listed = List(root, "provides");
+      if (std::set<std::string>(listed.begin(), listed.end()) != std::set<std::string>(names.begin(), names.end())) {
+        Fail(root["provides"].Mark(), "manifest field 'provides' lists " + Join(listed, ", ") +
+                                          " but the kernels are " + Join(names, ", ") +
+                                          "; drop 'provides' (a kernel plugin provides its kernels) or match them");
+      }
+    }
+    return names;
   }
 
   std::string Text(const YAML::Node& root, const std::string& field) const {

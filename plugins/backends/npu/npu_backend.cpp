@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "external_kernel.h"
 #include "kernel_writer.h"
 
 namespace pypto::npu {
@@ -18,8 +19,10 @@ std::vector<backend::Artifact> NpuBackend::Generate(const ir::ProgramPtr& progra
   for (const auto& function : program->functions) {
     if (std::find(handled.begin(), handled.end(), function->func_type) == handled.end()) continue;
     ir::FunctionType core = backend::KernelCoreType(*function);
+    auto external = ExternalSourceOf(*function);
+    std::string text = external ? ExternalKernelWrapper(*function, *external) : KernelWriter(function).Write();
     artifacts.push_back({backend::KernelPath(core, function->name), backend::ArtifactKind::kKernelSource, core,
-                         function->name, KernelWriter(function).Write()});
+                         function->name, std::move(text)});
   }
   return artifacts;
 }

@@ -11,6 +11,8 @@
 namespace fs = std::filesystem;
 using pypto::Error;
 using pypto::ErrorKind;
+using pypto::plugin::KernelParamDirection;
+using pypto::plugin::KernelSpec;
 using pypto::plugin::Manifest;
 using pypto::plugin::ParseManifest;
 using pypto::testing::Contains;
@@ -70,11 +72,32 @@ TEST_F(ManifestTest, ReadsEveryField) {
 }
 
 TEST_F(ManifestTest, RequiresAndDescriptionAreOptional) {
-  Manifest m = ParseManifest(Write("name: a\nkind: kernel\nversion: '1'\nabi: 2\nlibrary: liba.so\nprovides: []\n"));
+  Manifest m = ParseManifest(Write("name: a\nkind: pass\nversion: '1'\nabi: 2\nlibrary: liba.so\nprovides: []\n"));
   EXPECT_TRUE(m.requires_.empty());
   EXPECT_TRUE(m.provides.empty());
   EXPECT_EQ(m.description, "");
-  EXPECT_EQ(m.kind, "kernel");
+  EXPECT_EQ(m.kind, "pass");
+}
+
+// A kernel plugin is sources and signatures, no library; it provides its kernels.
+TEST_F(ManifestTest, KernelPluginReadsItsKernelsSignatures) {
+  fs::path manifest = Write("name: k\nkind: kernel\nversion: '1'\nabi: 2\nkernels:\n"
+                            "  - name: scale\n    core: AIV\n    source: manifest.yaml\n"
+                            "    tensors: [{name: x, dtype: FP32, shape: [M, 64], direction: InOut}]\n"
+                            "    scalars: [{name: s, dtype: FP32}]\n    multiple_of: {M: 8}\n");
+  Manifest m = ParseManifest(manifest);
+  ASSERT_EQ(m.kernels.size(), 1u);
+  const KernelSpec& k = m.kernels[0];
+  EXPECT_EQ(m.provides, std::vector<std::string>{"scale"});
+  EXPECT_EQ(k.core, "AIV");
+  EXPECT_EQ(m.source_path(k), manifest.parent_path() / "manifest.yaml");
+  ASSERT_EQ(k.tensors.size(), 1u);
+  EXPECT_EQ(k.tensors[0].shape[0].symbol, "M");
+  EXPECT_EQ(k.tensors[0].shape[1].size, 64);
+  EXPECT_EQ(k.tensors[0].direction, KernelParamDirection::kInOut);
+  EXPECT_EQ(k.scalars[0].dtype, "FP32");
+  EXPECT_EQ(k.multiple_of.at("M"), 8);
+  EXPECT_EQ(k.line, 6);
 }
 
 TEST_F(ManifestTest, BackendNamesAToolchainPerPlatform) {

@@ -610,9 +610,9 @@ class FunctionAttrs:
 
 
 class ExternalSource:
-    @pl.function(type=pl.FunctionType.InCore, external_source="kernels/my_add.cpp")
-    def my_add(self, a: pl.Tensor[[64, 64], pl.FP32], b: pl.Tensor[[64, 64], pl.FP32]) -> pl.Tensor[[64, 64], pl.FP32]:
-        return pl.add(a, b)
+    @pl.function(type=pl.FunctionType.InCore, external_source="../kernels/fixtures/scale_add.cpp")
+    def my_add(self, a: pl.Tensor[[64, 64], pl.FP32], b: pl.Tensor[[64, 64], pl.FP32],
+               out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]: ...
 
 
 class DocstringsAndPass:

@@ -13,6 +13,7 @@
 // naming the manifest file.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -21,6 +22,45 @@
 #include <vector>
 
 namespace pypto::plugin {
+
+// One dim of a kernel's tensor parameter: a static size, or a symbol that
+// every dim of that name in the kernel's signature shares (M, N, K).
+struct KernelDim {
+  int64_t size = -1;   // the static size; -1 for a symbolic dim
+  std::string symbol;  // the symbol's name; empty for a static dim
+  bool is_static() const { return symbol.empty(); }
+};
+
+enum class KernelParamDirection { kIn, kOut, kInOut };
+const char* KernelParamDirectionName(KernelParamDirection direction);  // "In", "Out", "InOut"
+
+struct KernelTensorParam {
+  std::string name;
+  std::string dtype;  // a DataType name: FP16, FP32, ...
+  std::vector<KernelDim> shape;
+  KernelParamDirection direction = KernelParamDirection::kIn;
+};
+
+struct KernelScalarParam {
+  std::string name;
+  std::string dtype;
+};
+
+// One hand-written kernel of a kernel plugin: what runs (its C++ source,
+// defining kernel_entry as sdk/include/pypto/isa/kernel_abi.h describes), on
+// which core, and the signature calls are checked against. The kernel's
+// argument slots are its tensors, then its scalars, in this order.
+struct KernelSpec {
+  std::string name;
+  std::string core;    // AIC | AIV
+  std::string source;  // file name, relative to the manifest's folder
+  std::string description;
+  std::vector<KernelTensorParam> tensors;
+  std::vector<KernelScalarParam> scalars;
+  // Symbol -> the number its size must be a multiple of (the kernel's tile sizes).
+  std::map<std::string, int64_t> multiple_of;
+  int line = 0;  // the manifest line of its entry, for errors found later
+};
 
 struct Manifest {
   std::string name;
@@ -34,13 +74,17 @@ struct Manifest {
   // Backends: the toolchain that builds the generated code, per platform
   // (`toolchains: {a2a3sim: simulator, a2a3: ascend}`).
   std::map<std::string, std::string> toolchains;
+  // Kernel plugins: their kernels (no library; `provides` lists the kernels' names).
+  std::vector<KernelSpec> kernels;
   std::filesystem::path manifest_path;
 
   std::filesystem::path library_path() const { return manifest_path.parent_path() / library; }
+  std::filesystem::path source_path(const KernelSpec& kernel) const { return manifest_path.parent_path() / kernel.source; }
 };
 
 // Reads and validates one manifest (including that its abi is the core's
-// PYPTO_PLUGIN_ABI_VERSION); errors name the file and line.
+// PYPTO_PLUGIN_ABI_VERSION, and for a kernel plugin each kernel's signature
+// and that its source exists); errors name the file and line.
 Manifest ParseManifest(const std::filesystem::path& path);
 
 // The manifests in `dirs`, each folder searched in itself and its immediate

@@ -19,7 +19,9 @@ from typing import Any
 from pypto import ir
 from pypto.language._dsl import FunctionSpec
 from pypto.language.errors import ParseError, ParseSyntaxError, ParseTypeError
+from pypto.kernels import RegisteredKernel
 from pypto.language.parser._builder import Callee, Context, FunctionParser
+from pypto.language.parser._external import registered_kernel_function
 from pypto.language.parser._source import Source
 
 __all__ = ["ParseError", "loads", "parse", "parse_function", "parse_jit", "parse_program_class"]
@@ -235,6 +237,8 @@ class _JitProgram:
                                                   entry.external_source))
 
     def discover(self, obj: Any, node: ast.Call, caller: FunctionParser, args: list) -> Callee | None:
+        if isinstance(obj, RegisteredKernel):
+            return self.registered_kernel(obj, caller, node, args)
         if not _is_jit_function(obj):
             return None
         name = obj.fn.__name__
@@ -247,19 +251,47 @@ class _JitProgram:
             if self.owners[name] is not obj:
                 raise caller.err(node, f"two different sub-functions are named '{name}'",
                                  "rename one of them", ParseTypeError)
-            return self.callees[name]
+            return self.checked_external_call(obj, self.callees[name], caller, node, args)
         params = list(inspect.signature(obj.fn).parameters)
         arg_types = {pname: a.type for pname, a in zip(params, args)}
         src = Source.of_object(obj.fn)
         parser = FunctionParser(src, src.tree.body[0], self.spec_of(obj), _globals_of(obj.fn), self.context(),
                                 param_types=arg_types, jit=True)
         self.owners[name] = obj
-        function = parser.parse()
-        self.functions[name] = function
+        callee = self.add(name, obj, parser.parse())
+        return self.checked_external_call(obj, callee, caller, node, args)
+
+    def checked_external_call(self, obj: Any, callee: Callee, caller: FunctionParser, node: ast.Call,
+                              args: list) -> Callee:
+        """An external kernel's C++ code writes what its signature says, so its written arguments are checked
+        here (the DSL's own kernels are checked by what their bodies do)."""
+        if obj.external_source is not None:
+            function = self.functions[callee.name]
+            written = [d != ir.ParamDirection.In for d in function.param_directions]
+            caller.check_written_arguments(callee.name, callee.param_names, written, args, node.args)
+        return callee
+
+    def add(self, name: str, owner: Any, function: ir.Function) -> Callee:
         callee = Callee(name, [p.type for p in function.params], [p.name_hint for p in function.params],
                         list(function.return_types), list(function.params))
+        self.functions[name] = function
         self.callees[name] = callee
+        self.owners[name] = owner
         return callee
+
+    def registered_kernel(self, kernel: RegisteredKernel, caller: FunctionParser, node: ast.Call,
+                          args: list) -> Callee:
+        """The program's function for a call of a kernel plugin's kernel: one per kernel and argument types,
+        named after the kernel (then <kernel>_1, <kernel>_2, ... for other argument types)."""
+        arg_types = [ir.as_python(a.type) for a in args]
+        for name, function in self.functions.items():
+            if self.owners.get(name) == kernel and [ir.as_python(p.type) for p in function.params] == arg_types:
+                return self.callees[name]
+        name, n = kernel.name, 0
+        while name in self.functions or name in self.callees:
+            n += 1
+            name = f"{kernel.name}_{n}"
+        return self.add(name, kernel, registered_kernel_function(kernel, name, args, caller.span(node)))
 
 
 def parse_jit(entry, *, param_types: dict[str, ir.Type], scalar_values: dict[str, object],

@@ -20,6 +20,7 @@ from pypto import Error as CoreError
 from pypto import ir, ops
 from pypto.language import _types as T
 from pypto.language._dsl import INTRINSICS, FunctionSpec, InlineFunction, Intrinsic
+from pypto.kernels import RegisteredKernel, UnknownKernelError
 from pypto.language._ops import Dispatcher, OpFunction, OpNamespace
 from pypto.language.errors import (
     ParseError,
@@ -30,6 +31,7 @@ from pypto.language.errors import (
 )
 from pypto.language.parser._ast_util import intrinsic_call, is_docstring, return_values
 from pypto.language.parser._control import ControlFlowMixin
+from pypto.language.parser._external import ExternalMixin, is_external
 from pypto.language.parser._source import Source
 from pypto.language.parser._values import (Loop, SplitOption, annotation_filled_from, describe, is_number,
                                            same_kind_and_dtype, with_comments)
@@ -103,7 +105,7 @@ class Context:
     discover: Callable[[Any, ast.AST, "FunctionParser", list], Callee | None] | None = None
 
 
-class FunctionParser(ControlFlowMixin):
+class FunctionParser(ControlFlowMixin, ExternalMixin):
     def __init__(self, source: Source, node: ast.FunctionDef, spec: FunctionSpec, globals_: dict,
                  context: Context | None = None, *, param_types: dict[str, ir.Type] | None = None,
                  scalar_values: dict[str, Any] | None = None, is_method: bool = False,
@@ -126,6 +128,8 @@ class FunctionParser(ControlFlowMixin):
         self.return_types: list[ir.Type] | None = None
         self.attrs: dict = dict(spec.attrs)
         self.pending_task_ids: dict[str, ast.With] = {}  # `as tid` names of the scopes being parsed
+        self.params: list[ir.Var] = []
+        self.directions: list[ir.ParamDirection] = []
 
     # ------------------------------------------------------------------ helpers
     @staticmethod
@@ -354,6 +358,8 @@ class FunctionParser(ControlFlowMixin):
                            pl.level_specific_spelling(node.attr), ParseTypeError)
         try:
             return getattr(base, node.attr)
+        except UnknownKernelError as e:
+            raise self.err(node, str(e), cls=ParseValueError) from None
         except AttributeError:
             raise self.err(node, f"{base!r} has no attribute '{node.attr}'", cls=ParseTypeError) from None
 
@@ -578,6 +584,8 @@ class FunctionParser(ControlFlowMixin):
             return self.intrinsic_expr(fn, node)
         if isinstance(fn, InlineFunction) or getattr(fn, "kind", None) == "inline" and hasattr(fn, "fn"):
             return self.splice(fn.fn, node)
+        if isinstance(fn, RegisteredKernel):
+            return self.call_registered_kernel(fn, node)
         if isinstance(fn, ir.Function):
             callee = Callee(fn.name, [p.type for p in fn.params], [p.name_hint for p in fn.params],
                             list(fn.return_types), list(fn.params))
@@ -947,6 +955,9 @@ class FunctionParser(ControlFlowMixin):
     # ------------------------------------------------------------------ statements
     def parse(self) -> ir.Function:
         params, directions, returns = self.signature()
+        self.params, self.directions = params, directions
+        if is_external(self.attrs):
+            return self.parse_external(params, directions, returns)
         self.return_types = returns
         body_nodes = [s for s in self.node.body if not is_docstring(s)]
         if body_nodes and intrinsic_call(self, body_nodes[0]) is I["func_attr"]:

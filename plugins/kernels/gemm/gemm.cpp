@@ -1,0 +1,84 @@
+// gemm_fp16: c[M, N] = a[M, K] @ b[K, N] with FP16 operands and FP32
+// accumulation, on the cube core (AIC).
+//
+// The output is cut into kBlockM x kBlockN blocks; each block accumulates
+// over K in kBlockK steps in one Acc tile (TMATMUL for the first step,
+// TMATMUL_ACC after), the way the cube unit is fed: GM -> Mat (TLOAD) ->
+// Left/Right (TMOV) -> Acc (TMATMUL) -> GM (TSTORE). The manifest requires
+// M, N and K to be multiples of the block sizes, so every tile is full.
+//
+// Sizes for the a2a3 buffers: Left and Right hold 128 x 128 FP16 (32 KiB of
+// 64 KiB), Acc holds 128 x 128 FP32 (64 KiB of 128 KiB). On the simulator
+// large blocks pay: TMATMUL packs its operands once per call and then runs
+// a register-blocked micro-kernel over the whole block.
+#include "pypto/isa/kernel_abi.h"
+
+using namespace pto;
+
+namespace {
+
+constexpr int kBlockM = 128;
+constexpr int kBlockN = 128;
+constexpr int kBlockK = 128;
+
+template <typename T, int Rows, int Cols>
+using Window = GlobalTensor<T, Shape<Rows, Cols>, Stride<DYNAMIC, DYNAMIC>>;
+
+// The Rows x Cols window of a 2-D tensor whose first element is (row, col).
+template <typename T, int Rows, int Cols>
+Window<T, Rows, Cols> WindowAt(const PyptoRtTensorDesc& t, int64_t row, int64_t col) {
+  T* first = static_cast<T*>(t.data) + row * t.strides[0] + col * t.strides[1];
+  return Window<T, Rows, Cols>(first, {}, DescStrides(t));
+}
+
+struct Tiles {
+  TileMat<half, kBlockM, kBlockK> a_mat;
+  TileMat<half, kBlockK, kBlockN> b_mat;
+  TileLeft<half, kBlockM, kBlockK> a_left;
+  TileRight<half, kBlockK, kBlockN> b_right;
+  TileAcc<float, kBlockM, kBlockN> acc;
+
+  Tiles() {
+    TASSIGN(a_mat, 0x0);
+    TASSIGN(b_mat, kBlockM * kBlockK * sizeof(half));
+    TASSIGN(a_left, 0x0);
+    TASSIGN(b_right, 0x0);
+    TASSIGN(acc, 0x0);
+  }
+};
+
+// One K step of block (m, n): a[m, k] @ b[k, n], added to acc unless it is the first.
+void MultiplyStep(Tiles& t, const PyptoRtTensorDesc& a, const PyptoRtTensorDesc& b, int64_t m, int64_t n,
+                  int64_t k) {
+  auto a_window = WindowAt<half, kBlockM, kBlockK>(a, m, k);
+  auto b_window = WindowAt<half, kBlockK, kBlockN>(b, k, n);
+  TLOAD(t.a_mat, a_window);
+  TLOAD(t.b_mat, b_window);
+  TMOV(t.a_left, t.a_mat);
+  TMOV(t.b_right, t.b_mat);
+  if (k == 0) {
+    TMATMUL(t.acc, t.a_left, t.b_right);
+  } else {
+    TMATMUL_ACC(t.acc, t.a_left, t.b_right);
+  }
+}
+
+void Gemm(const PyptoRtTensorDesc& a, const PyptoRtTensorDesc& b, const PyptoRtTensorDesc& c) {
+  const int64_t rows = a.shape[0], depth = a.shape[1], cols = b.shape[1];
+  Tiles t;
+  for (int64_t m = 0; m < rows; m += kBlockM) {
+    for (int64_t n = 0; n < cols; n += kBlockN) {
+      for (int64_t k = 0; k < depth; k += kBlockK) MultiplyStep(t, a, b, m, n, k);
+      auto c_window = WindowAt<float, kBlockM, kBlockN>(c, m, n);
+      TSTORE(c_window, t.acc);
+    }
+  }
+}
+
+}  // namespace
+
+// Slots: a, b, c (manifest order).
+extern "C" void kernel_entry(const int64_t* args, PyptoRtCoreContext* ctx) {
+  Gemm(TensorArg(args, 0), TensorArg(args, 1), TensorArg(args, 2));
+  pypto_sim_finish_kernel(ctx, __FILE__);
+}

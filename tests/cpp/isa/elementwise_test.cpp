@@ -192,6 +192,26 @@ TEST_F(Elementwise, ExpGivesOneResultPerValueWhereverItSitsInTheRow) {
   EXPECT_FALSE(core_.faulted());
 }
 
+// TROWEXPANDEXPDIF is TROWEXPANDSUB then TEXP in one pass: the same floats.
+TEST_F(Elementwise, RowExpandExpDifIsSubtractThenExp) {
+  TileVec<float, 5, 37> x, fused, sub, two_step;
+  Tile<TileType::Vec, float, 5, 1, BLayout::ColMajor> m;
+  Place(x);
+  Place(fused);
+  Place(sub);
+  Place(two_step);
+  Place(m);
+  Fill(x, -30, 30);
+  TROWMAX(m, x);
+  TROWEXPANDEXPDIF(fused, x, m);
+  TROWEXPANDSUB(sub, x, m);
+  TEXP(two_step, sub);
+  EXPECT_EQ(std::memcmp(fused.data, two_step.data, sizeof(float) * 5 * 37), 0);
+  TROWEXPANDEXPDIF(x, x, m);  // in place
+  EXPECT_EQ(std::memcmp(x.data, two_step.data, sizeof(float) * 5 * 37), 0);
+  EXPECT_FALSE(core_.faulted());
+}
+
 // Rows are reduced four at a time, the rest one by one; every row must get
 // exactly what it gets reduced alone.
 TEST_F(Elementwise, RowReductionsGiveEachRowWhatItGetsAlone) {

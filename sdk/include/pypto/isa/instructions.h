@@ -307,24 +307,26 @@ inline float ExpFloat(float x) {
 typedef float Float16Lanes __attribute__((vector_size(16 * sizeof(float))));
 typedef int32_t Int16Lanes __attribute__((vector_size(16 * sizeof(int32_t))));
 
-// dst = exp(src) on float rows, 16 columns at a time; a row's last partial
-// group goes through a zero-padded vector, so that every element is computed
-// the same way wherever it sits.
-template <typename D, typename S>
-inline void ExpFloatRows(D& dst, const S& src, Loc loc) {
-  if (!Usable("TEXP", loc, dst, src)) return;
-  int rows = dst.GetValidRow();
-  int cols = dst.GetValidCol();
-  if (!Covers(src, rows, cols, "TEXP", loc)) return;
+// dst = exp(src - shift(r)) on the rows x cols region of float row-major
+// tiles (shift: none, or a per-row float), 16 columns at a time; a row's last
+// partial group goes through a zero-padded vector, so that every element is
+// computed the same way wherever it sits. The caller checks the tiles.
+template <bool kShifted, typename D, typename S, typename Shift>
+inline void ExpFloatRows(D& dst, const S& src, int rows, int cols, Shift shift) {
   constexpr int kLanes = 16;
+  auto exp_lanes = [](Float16Lanes& v, float by) {
+    if constexpr (kShifted) v -= by;
+    ExpInPlace<Float16Lanes, Int16Lanes>(v);
+  };
   for (int r = 0; r < rows; ++r) {
     float* d = &dst.At(r, 0);
     const float* x = &src.At(r, 0);
+    const float by = kShifted ? shift(r) : 0.0f;
     int c = 0;
     for (; c + kLanes <= cols; c += kLanes) {
       Float16Lanes v;
       __builtin_memcpy(&v, x + c, sizeof(v));
-      ExpInPlace<Float16Lanes, Int16Lanes>(v);
+      exp_lanes(v, by);
       __builtin_memcpy(d + c, &v, sizeof(v));
     }
     if (c == cols) continue;
@@ -332,12 +334,16 @@ inline void ExpFloatRows(D& dst, const S& src, Loc loc) {
     __builtin_memcpy(tail, x + c, (cols - c) * sizeof(float));
     Float16Lanes v;
     __builtin_memcpy(&v, tail, sizeof(v));
-    ExpInPlace<Float16Lanes, Int16Lanes>(v);
+    exp_lanes(v, by);
     __builtin_memcpy(tail, &v, sizeof(v));
     __builtin_memcpy(d + c, tail, (cols - c) * sizeof(float));
   }
-  Finish(dst, "TEXP", loc);
 }
+
+template <typename D, typename S>
+inline constexpr bool kFloatRows = kSame<typename D::DType, float> && kSame<typename S::DType, float> &&
+                                   D::kRowMajor && S::kRowMajor;
+
 
 template <typename T>
 inline T Exp(T x) {
@@ -436,6 +442,41 @@ inline void ColExpand(const char* name, D& dst, const S& src, const V& vec, Loc 
     for (int c = 0; c < cols; ++c) d[D::Index(r, c)] = Store<T>(f(Load(x[S::Index(r, c)]), Load(v[V::Index(0, c)])));
   }
   Finish(dst, name, loc);
+}
+
+// TEXP: the 16-lane path for float rows, element by element otherwise.
+template <typename D, typename S>
+inline void Exp(const char* name, D& dst, const S& src, Loc loc) {
+  if constexpr (kFloatRows<D, S>) {
+    if (!Usable(name, loc, dst, src)) return;
+    int rows = dst.GetValidRow();
+    int cols = dst.GetValidCol();
+    if (!Covers(src, rows, cols, name, loc)) return;
+    ExpFloatRows<false>(dst, src, rows, cols, [](int) { return 0.0f; });
+    Finish(dst, name, loc);
+  } else {
+    Unary(name, dst, src, loc, [](auto x) { return Exp(x); });
+  }
+}
+
+// dst = exp(src - per-row value): the 16-lane exp for float rows.
+template <typename D, typename S, typename V>
+inline void RowExpandExpDif(const char* name, D& dst, const S& src, const V& vec, Loc loc) {
+  if constexpr (kFloatRows<D, S> && kSame<typename V::DType, float>) {
+    if (!Usable(name, loc, dst, src, vec)) return;
+    int rows = dst.GetValidRow();
+    int cols = dst.GetValidCol();
+    if (!Covers(src, rows, cols, name, loc) || !Covers(vec, rows, 1, name, loc)) return;
+    ExpFloatRows<true>(dst, src, rows, cols, [&](int r) { return vec.At(r, 0); });
+    Finish(dst, name, loc);
+  } else {
+    RowExpand(name, dst, src, vec, loc, [](auto x, auto v) { return Exp(x - v); });
+  }
+}
+
+template <typename D, typename S, typename V>
+inline void ColExpandExpDif(const char* name, D& dst, const S& src, const V& vec, Loc loc) {
+  ColExpand(name, dst, src, vec, loc, [](auto x, auto v) { return Exp(x - v); });
 }
 
 // The accumulator of a reduction: float for floating types, int64 for integers.
@@ -1086,11 +1127,7 @@ inline void TEXPANDS(D& dst, Compute<typename D::DType> s, Loc loc = {}) {
 // ---------------------------------------------------------------------------
 template <typename D, typename S>
 inline void TEXP(D& dst, const S& src, Loc loc = {}) {
-  if constexpr (kSame<typename D::DType, float> && kSame<typename S::DType, float> && D::kRowMajor && S::kRowMajor) {
-    detail::ExpFloatRows(dst, src, loc);
-  } else {
-    detail::Unary("TEXP", dst, src, loc, [](auto x) { return detail::Exp(x); });
-  }
+  detail::Exp("TEXP", dst, src, loc);
 }
 template <typename D, typename S>
 inline void TLOG(D& dst, const S& src, Loc loc = {}) {
@@ -1320,7 +1357,7 @@ inline void TCOLEXPAND(D& dst, const V& col_vec, Loc loc = {}) {
   }                                                                                                              \
   template <typename D, typename S, typename V>                                                                  \
   inline void PREFIX##EXPDIF(D& dst, const S& src, const V& vec, Loc loc = {}) {                                 \
-    detail::HELPER(#PREFIX "EXPDIF", dst, src, vec, loc, [](auto x, auto v) { return detail::Exp(x - v); });     \
+    detail::HELPER##ExpDif(#PREFIX "EXPDIF", dst, src, vec, loc);                                                \
   }
 PTO_EXPAND_OPS(TROWEXPAND, RowExpand)
 PTO_EXPAND_OPS(TCOLEXPAND, ColExpand)

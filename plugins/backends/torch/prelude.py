@@ -1,0 +1,924 @@
+# ---- PyPTO torch prelude: the semantics of the IR's ops on torch tensors ----
+# Tensors (GM) are torch tensors, changed in place by stores and assembles as
+# on the device. A tile is a Tile: its whole static block (`data`, in the
+# tile's dtype), the extents of its valid region and its pad value. Every op
+# computes the destination's valid region; elements outside it get the pad
+# value (PadValue null: they are unspecified on the device, here they keep
+# what the computation gave). Arithmetic on FP16/BF16 is done in FP32 and
+# rounded once per op; integer division and remainder never trap (x / 0 = 0,
+# MIN / -1 = MIN, x % 0 = 0), as sdk/include/pypto/isa/instructions.h defines.
+import argparse
+import math
+import struct
+import sys
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+DTYPES = {
+    "BOOL": torch.bool, "INT8": torch.int8, "INT16": torch.int16, "INT32": torch.int32, "INT64": torch.int64,
+    "INDEX": torch.int64, "UINT8": torch.uint8, "UINT16": torch.uint16, "UINT32": torch.uint32,
+    "UINT64": torch.uint64, "FP16": torch.float16, "BF16": torch.bfloat16, "FP32": torch.float32,
+    "FP64": torch.float64, "FP8E4M3FN": torch.float8_e4m3fn, "FP8E5M2": torch.float8_e5m2,
+}
+HALF_TYPES = (torch.float16, torch.bfloat16)
+NARROW_FLOATS = (torch.float16, torch.bfloat16, torch.float8_e4m3fn, torch.float8_e5m2)
+
+
+@dataclass
+class TileSpec:
+    """A tile result type: static shape, dtype, valid extents (one per dim) and pad value."""
+    shape: list
+    dtype: torch.dtype
+    valid: list
+    pad: str = "null"
+
+
+@dataclass
+class TensorSpec:
+    """A tensor result type."""
+    shape: list
+    dtype: torch.dtype
+
+
+@dataclass
+class Tile:
+    data: torch.Tensor
+    valid: list
+    pad: str = "null"
+
+    @property
+    def dtype(self):
+        return self.data.dtype
+
+    def region(self):
+        """The valid region of the data (a view)."""
+        return self.data[tuple(slice(0, int(v)) for v in self.valid)]
+
+    def __repr__(self):
+        return f"Tile({list(self.data.shape)}, {self.data.dtype}, valid={self.valid}, pad={self.pad})"
+
+
+class ModelError(RuntimeError):
+    """An op met a case the script does not model (the message names the op)."""
+
+
+# ---------------------------------------------------------------- dtypes and scalars
+
+def compute_dtype(dtype):
+    """The dtype the simulator computes in: FP32 for 16-bit floats, else the dtype itself."""
+    return torch.float32 if dtype in NARROW_FLOATS else dtype
+
+
+def computed(x):
+    """A tile's or tensor's data in its compute dtype."""
+    data = x.data if isinstance(x, Tile) else x
+    return data.to(compute_dtype(data.dtype))
+
+
+def scalar_tensor(value, dtype):
+    """A scalar operand as the simulator sees it: converted to the compute dtype of `dtype`."""
+    return torch.tensor(value, dtype=compute_dtype(dtype))
+
+
+def wrap_int(value, bits, signed):
+    value &= (1 << bits) - 1
+    return value - (1 << bits) if signed and value >= 1 << (bits - 1) else value
+
+
+def f32(value):
+    """A Python float rounded to FP32 (scalar FP32 arithmetic of the host code)."""
+    return struct.unpack("f", struct.pack("f", value))[0] if math.isfinite(value) else value
+
+
+def scalar(value, dtype_name):
+    """A scalar result in its IR dtype: integers wrap to their width, floats round to it."""
+    if dtype_name == "BOOL":
+        return bool(value)
+    if dtype_name in ("INDEX", "INT64"):
+        return wrap_int(int(value), 64, True)
+    if dtype_name.startswith("INT") or dtype_name.startswith("UINT"):
+        bits = int(dtype_name.lstrip("UINT"))
+        return wrap_int(int(value), bits, not dtype_name.startswith("U"))
+    if dtype_name == "FP32":
+        return f32(float(value))
+    if dtype_name in ("FP16", "BF16"):
+        return torch.tensor(float(value)).to(DTYPES[dtype_name]).item()
+    return float(value)
+
+
+def cast_scalar(value, dtype_name):
+    """A scalar cast: float -> integer truncates (fptosi), integers wrap, -> BOOL is x != 0."""
+    if dtype_name == "BOOL":
+        return value != 0
+    if isinstance(value, float) and not (dtype_name.startswith("FP") or dtype_name == "BF16"):
+        value = math.trunc(value)
+    return scalar(value, dtype_name)
+
+
+def floordiv(a, b):
+    return a // b if isinstance(a, int) and isinstance(b, int) else float(math.floor(a / b))
+
+
+def floormod(a, b):
+    return a % b if isinstance(a, int) and isinstance(b, int) else a - math.floor(a / b) * b
+
+
+# ---------------------------------------------------------------- pad and results
+
+def pad_fill(dtype, pad):
+    """The value PadValue `pad` writes in `dtype`; None for null."""
+    if pad == "null":
+        return None
+    if pad == "zero":
+        return 0
+    if dtype.is_floating_point:
+        return math.inf if pad == "max" else -math.inf
+    if dtype == torch.bool:
+        return pad == "max"
+    info = torch.iinfo(dtype)
+    return info.max if pad == "max" else info.min
+
+
+def apply_pad(data, valid, pad):
+    """Writes the pad value outside the valid region `valid` of `data` (in place)."""
+    fill = pad_fill(data.dtype, pad)
+    if fill is None:
+        return data
+    inside = torch.zeros(data.shape, dtype=torch.bool)
+    inside[tuple(slice(0, int(v)) for v in valid)] = True
+    data.masked_fill_(~inside, fill)
+    return data
+
+
+def fresh(spec):
+    """A new block for a tile of `spec`: zeros (the device leaves a new buffer unspecified)."""
+    return torch.zeros([int(d) for d in spec.shape], dtype=spec.dtype)
+
+
+def result(spec, values):
+    """The tile of `spec` holding `values` (broadcast to its shape, rounded to its dtype), padded."""
+    data = fresh(spec)
+    data.copy_(torch.broadcast_to(values, data.shape).to(spec.dtype))
+    return Tile(apply_pad(data, spec.valid, spec.pad), list(spec.valid), spec.pad)
+
+
+def result_in_region(spec, values, region):
+    """The tile of `spec` with `values` written at the top-left corner (extents `region`), padded."""
+    data = fresh(spec)
+    data[tuple(slice(0, int(v)) for v in region)] = values.to(spec.dtype)
+    return Tile(apply_pad(data, spec.valid, spec.pad), list(spec.valid), spec.pad)
+
+
+# ---------------------------------------------------------------- rounding
+
+def round_to_integral(x, mode):
+    """Rounds a float64 tensor to integral values under a tile.cast mode (0..6)."""
+    if mode in (0, 1):
+        return torch.round(x)
+    if mode == 2:
+        return torch.sign(x) * torch.floor(torch.abs(x) + 0.5)
+    if mode == 3:
+        return torch.floor(x)
+    if mode == 4:
+        return torch.ceil(x)
+    if mode == 5:
+        return torch.trunc(x)
+    if mode == 6:
+        t = torch.trunc(x)
+        odd_or_exact = (t == x) | (torch.fmod(t, 2.0) != 0)
+        return torch.where(odd_or_exact, t, torch.where(x > 0, t + 1, t - 1))
+    raise ModelError(f"tile.cast: unknown round mode {mode}; modes are 0..6")
+
+
+def step16(bits, up):
+    """The next 16-bit float toward +inf (up) or -inf, on sign-magnitude bit patterns (int32 tensor)."""
+    negative = (bits & 0x8000) != 0
+    if up:
+        return torch.where(bits == 0x8000, 1, torch.where(negative, bits - 1, bits + 1))
+    return torch.where(bits == 0, 0x8001, torch.where(negative, bits + 1, bits - 1))
+
+
+def from_bits16(bits, dtype):
+    return bits.to(torch.int16).view(dtype)
+
+
+def narrow_float(x, dtype, mode):
+    """float32 -> FP16/BF16 under a round mode: the nearest-even result or the neighbour the mode picks."""
+    nearest = x.to(dtype)
+    if mode in (0, 1):
+        return nearest
+    back = nearest.to(torch.float32)
+    bits = nearest.view(torch.int16).to(torch.int32) & 0xFFFF
+    above = back > x
+    lower = torch.where(above, step16(bits, up=False), bits)
+    upper = torch.where(above, bits, step16(bits, up=True))
+    if mode == 3:
+        pick = lower
+    elif mode == 4:
+        pick = upper
+    elif mode == 5:
+        pick = torch.where(x > 0, lower, upper)
+    elif mode == 2:
+        lo = from_bits16(lower, dtype).to(torch.float64)
+        hi = from_bits16(upper, dtype).to(torch.float64)
+        dx = x.to(torch.float64)
+        tie = (dx - lo) == (hi - dx)
+        pick = torch.where(tie, torch.where(x > 0, upper, lower), bits)
+    elif mode == 6:
+        pick = torch.where((lower & 1) != 0, lower, upper)
+    else:
+        raise ModelError(f"tile.cast: unknown round mode {mode}; modes are 0..6")
+    exact_or_nan = (back == x) | torch.isnan(x)
+    return torch.where(exact_or_nan, nearest, from_bits16(pick, dtype))
+
+
+def convert(data, dtype, mode):
+    """TCVT of a whole block: see docs/isa.md "Conversion"."""
+    source = data.dtype
+    if source == dtype:
+        return data.clone()
+    if dtype == torch.bool:
+        return computed(data) != 0
+    if dtype in HALF_TYPES:
+        as_float = computed(data).to(torch.float32)
+        return narrow_float(as_float, dtype, mode if source.is_floating_point else 1)
+    if dtype.is_floating_point:
+        return computed(data).to(dtype)
+    if source.is_floating_point:
+        info = torch.iinfo(dtype)
+        rounded = round_to_integral(computed(data).to(torch.float64), mode)
+        rounded = torch.nan_to_num(rounded, nan=0.0).clamp(info.min, info.max)
+        return saturated_to_int(rounded, dtype)
+    return data.to(dtype)
+
+
+def saturated_to_int(rounded, dtype):
+    """float64 integral values already clamped to `dtype`'s range -> `dtype` (64-bit ends exact)."""
+    if dtype in (torch.int64, torch.uint64):
+        info = torch.iinfo(dtype)
+        top = rounded >= float(info.max)
+        values = torch.where(top, 0.0, rounded).to(dtype)
+        return torch.where(top, torch.tensor(info.max, dtype=dtype), values)
+    return rounded.to(dtype)
+
+
+# ---------------------------------------------------------------- integer-safe arithmetic
+
+def divide(a, b):
+    """TDIV: float division, or integer division truncating toward zero with x / 0 = 0 and MIN / -1 = MIN."""
+    if a.dtype.is_floating_point:
+        return a / b
+    a, b = torch.broadcast_tensors(a, b)
+    safe = torch.where((b == 0) | (b == -1), torch.ones_like(b), b)
+    quotient = torch.div(a, safe, rounding_mode="trunc")
+    quotient = torch.where(b == -1, -a, quotient) if a.dtype.is_signed else quotient
+    return torch.where(b == 0, torch.zeros_like(a), quotient)
+
+
+def fmod(a, b):
+    """TFMOD: remainder with the dividend's sign; integer x % 0 and x % -1 are 0."""
+    if a.dtype.is_floating_point:
+        return torch.fmod(a, b)
+    a, b = torch.broadcast_tensors(a, b)
+    safe = torch.where((b == 0) | (b == -1), torch.ones_like(b), b)
+    return torch.where((b == 0) | (b == -1), torch.zeros_like(a), torch.fmod(a, safe))
+
+
+def remainder(a, b):
+    """TREM: remainder with the divisor's sign (torch.remainder); integer x % 0 is 0."""
+    r = fmod(a, b)
+    a, b = torch.broadcast_tensors(a, b)
+    if not a.dtype.is_floating_point and not a.dtype.is_signed:
+        return r
+    adjust = (r != 0) & ((r < 0) != (b < 0))
+    return torch.where(adjust, r + b, r)
+
+
+def shift(a, count, left):
+    """TSHL/TSHR: counts outside [0, bits) give 0, or the sign fill for a signed right shift."""
+    bits = a.element_size() * 8
+    count = torch.broadcast_to(torch.as_tensor(count), a.shape).to(torch.int64)
+    in_range = (count >= 0) & (count < bits)
+    safe = torch.where(in_range, count, torch.zeros_like(count)).to(a.dtype)
+    shifted = torch.bitwise_left_shift(a, safe) if left else torch.bitwise_right_shift(a, safe)
+    if left or not a.dtype.is_signed:
+        overflow = torch.zeros_like(a)
+    else:
+        overflow = torch.where(a < 0, torch.full_like(a, -1), torch.zeros_like(a))
+    return torch.where(in_range, shifted, overflow)
+
+
+# ---------------------------------------------------------------- element-wise tile ops
+
+def binary(fn):
+    def op(out, lhs, rhs, *_scratch, **_options):
+        return result(out, fn(computed(lhs), computed(rhs)))
+    return op
+
+
+def with_scalar(fn):
+    def op(out, lhs, rhs, *_scratch, **_options):
+        return result(out, fn(computed(lhs), scalar_tensor(rhs, lhs.dtype)))
+    return op
+
+
+def unary(fn):
+    def op(out, x, *_scratch, **_options):
+        return result(out, fn(computed(x)))
+    return op
+
+
+tile_add = binary(torch.add)
+tile_sub = binary(torch.sub)
+tile_mul = binary(torch.mul)
+tile_div = binary(divide)
+tile_maximum = binary(torch.maximum)
+tile_minimum = binary(torch.minimum)
+tile_fmod = binary(fmod)
+tile_rem = binary(remainder)
+tile_and = binary(torch.bitwise_and)
+tile_or = binary(torch.bitwise_or)
+tile_xor = binary(torch.bitwise_xor)
+tile_shl = binary(lambda a, b: shift(a, b, left=True))
+tile_shr = binary(lambda a, b: shift(a, b, left=False))
+tile_adds = with_scalar(torch.add)
+tile_subs = with_scalar(torch.sub)
+tile_muls = with_scalar(torch.mul)
+tile_divs = with_scalar(divide)
+tile_maximums = with_scalar(torch.maximum)
+tile_minimums = with_scalar(torch.minimum)
+tile_fmods = with_scalar(fmod)
+tile_rems = with_scalar(remainder)
+tile_ands = with_scalar(torch.bitwise_and)
+tile_ors = with_scalar(torch.bitwise_or)
+tile_xors = with_scalar(torch.bitwise_xor)
+tile_shls = with_scalar(lambda a, s: shift(a, s, left=True))
+tile_shrs = with_scalar(lambda a, s: shift(a, s, left=False))
+tile_exp = unary(torch.exp)
+tile_log = unary(torch.log)
+tile_sqrt = unary(torch.sqrt)
+tile_rsqrt = unary(torch.rsqrt)
+tile_recip = unary(lambda x: divide(torch.ones_like(x), x))
+tile_sin = unary(torch.sin)
+tile_cos = unary(torch.cos)
+tile_abs = unary(torch.abs)
+tile_neg = unary(torch.neg)
+tile_not = unary(torch.bitwise_not)
+tile_relu = unary(lambda x: torch.where(x > 0, x, torch.zeros_like(x)))
+
+
+def tile_addc(out, lhs, rhs, rhs2):
+    return result(out, computed(lhs) + computed(rhs) + computed(rhs2))
+
+
+def tile_subc(out, lhs, rhs, rhs2):
+    return result(out, computed(lhs) - computed(rhs) - computed(rhs2))
+
+
+def tile_lrelu(out, x, slope):
+    data = computed(x)
+    return result(out, torch.where(data > 0, data, data * scalar_tensor(slope, x.dtype)))
+
+
+CMP_MODES = {0: torch.eq, 1: torch.ne, 2: torch.lt, 3: torch.le, 4: torch.gt, 5: torch.ge}
+
+
+def compare(mode):
+    if mode not in CMP_MODES:
+        raise ModelError(f"tile.cmp: unknown cmp_type {mode}; 0 EQ, 1 NE, 2 LT, 3 LE, 4 GT, 5 GE")
+    return CMP_MODES[mode]
+
+
+def tile_cmp(out, lhs, rhs, cmp_type=0):
+    return result(out, compare(cmp_type)(computed(lhs), computed(rhs)))
+
+
+def tile_cmps(out, lhs, rhs, cmp_type=0):
+    return result(out, compare(cmp_type)(computed(lhs), scalar_tensor(rhs, lhs.dtype)))
+
+
+def tile_sel(out, mask, lhs, rhs, tmp=None):
+    return result(out, torch.where(mask.data != 0, computed(lhs), computed(rhs)))
+
+
+def tile_cast(out, x, target_type=None, mode=2):
+    return result(out, convert(x.data, out.dtype, mode))
+
+
+# ---------------------------------------------------------------- reductions and broadcasts
+
+def reduced(x, dim, how):
+    """The reduction of x's valid region along `dim`, accumulated as the simulator does."""
+    region = computed(x.region())
+    if how == "sum":
+        if not region.dtype.is_floating_point:
+            return region.to(torch.int64).sum(dim=dim, keepdim=True)
+        return region.to(torch.float32).sum(dim=dim, keepdim=True)
+    if how == "prod":
+        accumulate = torch.float32 if region.dtype.is_floating_point else torch.int64
+        return region.to(accumulate).prod(dim=dim, keepdim=True)
+    if how == "max":
+        return region.amax(dim=dim, keepdim=True)
+    if how == "min":
+        return region.amin(dim=dim, keepdim=True)
+    if how == "argmax":
+        return region.argmax(dim=dim, keepdim=True)
+    return region.argmin(dim=dim, keepdim=True)
+
+
+def row_reduction(how):
+    def op(out, x, *_scratch):
+        values = reduced(x, 1, how)
+        return result_in_region(out, values, [values.shape[0], 1])
+    return op
+
+
+def col_reduction(how):
+    def op(out, x, *_scratch):
+        values = reduced(x, 0, how)
+        return result_in_region(out, values, [1, values.shape[1]])
+    return op
+
+
+tile_row_sum = row_reduction("sum")
+tile_row_max = row_reduction("max")
+tile_row_min = row_reduction("min")
+tile_row_prod = row_reduction("prod")
+tile_row_argmax = row_reduction("argmax")
+tile_row_argmin = row_reduction("argmin")
+tile_col_sum = col_reduction("sum")
+tile_col_max = col_reduction("max")
+tile_col_min = col_reduction("min")
+tile_col_prod = col_reduction("prod")
+tile_col_argmax = col_reduction("argmax")
+tile_col_argmin = col_reduction("argmin")
+
+EXPAND_OPS = {
+    "add": torch.add, "sub": torch.sub, "mul": torch.mul, "div": divide, "max": torch.maximum,
+    "min": torch.minimum, "expdif": lambda x, m: torch.exp(x - m),
+}
+
+
+def row_vector(vec):
+    return computed(vec)[:, :1]
+
+
+def col_vector(vec):
+    return computed(vec)[:1, :]
+
+
+def expand_with(name, vector_of):
+    fn = EXPAND_OPS[name]
+
+    def op(out, x, vec):
+        return result(out, fn(computed(x), vector_of(vec)))
+    return op
+
+
+tile_row_expand_add = expand_with("add", row_vector)
+tile_row_expand_sub = expand_with("sub", row_vector)
+tile_row_expand_mul = expand_with("mul", row_vector)
+tile_row_expand_div = expand_with("div", row_vector)
+tile_row_expand_max = expand_with("max", row_vector)
+tile_row_expand_min = expand_with("min", row_vector)
+tile_row_expand_expdif = expand_with("expdif", row_vector)
+tile_col_expand_add = expand_with("add", col_vector)
+tile_col_expand_sub = expand_with("sub", col_vector)
+tile_col_expand_mul = expand_with("mul", col_vector)
+tile_col_expand_div = expand_with("div", col_vector)
+tile_col_expand_max = expand_with("max", col_vector)
+tile_col_expand_min = expand_with("min", col_vector)
+tile_col_expand_expdif = expand_with("expdif", col_vector)
+
+
+def tile_row_expand(out, target, row_vec):
+    return result(out, row_vector(row_vec))
+
+
+def tile_col_expand(out, target, col_vec):
+    return result(out, col_vector(col_vec))
+
+
+def tile_expands(out, target, value):
+    return result(out, scalar_tensor(value, out.dtype))
+
+
+# ---------------------------------------------------------------- matmul
+
+def accumulator_dtype(dtype):
+    return torch.int32 if dtype in (torch.int8, torch.uint8) else torch.float32
+
+
+def product(lhs, rhs, m, n):
+    """lhs[:m, :K] @ rhs[:K, :n] with K = lhs's valid columns, summed in FP32 (INT32 for 8-bit integers)."""
+    k = int(lhs.valid[1])
+    a, b = lhs.data[:m, :k], rhs.data[:k, :n]
+    if accumulator_dtype(lhs.dtype) == torch.int32:
+        return (a.to(torch.int64) @ b.to(torch.int64)).to(torch.int32)
+    return a.to(torch.float32) @ b.to(torch.float32)
+
+
+def tile_matmul(out, lhs, rhs, out_dtype=None):
+    m, n = (int(v) for v in out.valid)
+    return result_in_region(out, product(lhs, rhs, m, n), [m, n])
+
+
+def tile_matmul_acc(out, acc, lhs, rhs, init_cond=None):
+    m, n = (int(v) for v in out.valid)
+    total = product(lhs, rhs, m, n)
+    if not init_cond:
+        total = acc.data[:m, :n] + total
+    data = acc.data.clone().to(out.dtype)
+    data[:m, :n] = total.to(out.dtype)
+    return Tile(apply_pad(data, out.valid, out.pad), list(out.valid), out.pad)
+
+
+def tile_matmul_bias(out, lhs, rhs, bias):
+    m, n = (int(v) for v in out.valid)
+    return result_in_region(out, product(lhs, rhs, m, n) + bias.data[:1, :n], [m, n])
+
+
+# ---------------------------------------------------------------- data movement
+
+def window(offsets, extents):
+    return tuple(slice(int(o), int(o) + int(e)) for o, e in zip(offsets, extents))
+
+
+def tile_load(out, tensor, offsets, shapes, valid_shape=None, target_memory=None):
+    """TLOAD: the valid region comes from the tensor window; the rest is the pad value (zeros when null)."""
+    data = fresh(out)
+    region = tuple(slice(0, int(v)) for v in out.valid)
+    data[region] = tensor[window(offsets, out.valid)].to(out.dtype)
+    return Tile(apply_pad(data, out.valid, out.pad), list(out.valid), out.pad)
+
+
+def tile_store(out, tile, offsets, output_tensor, atomic=0):
+    """TSTORE: writes the tile's valid region (converted nearest-even) into the tensor; returns the tensor."""
+    target = output_tensor[window(offsets, tile.valid)]
+    values = tile.region().to(torch.float32) if tile.dtype in HALF_TYPES else tile.region()
+    if atomic:
+        values = computed(target) + computed(tile.region())
+    target.copy_(values.to(output_tensor.dtype))
+    return output_tensor
+
+
+def tile_move(out, tile, target_memory=None):
+    return result(out, convert(tile.data, out.dtype, 1))
+
+
+def tile_create(out, shape, dtype=None, target_memory=None):
+    return Tile(fresh(out), list(out.valid), out.pad)
+
+
+def tile_full(out, shape, value, dtype=None):
+    return result(out, scalar_tensor(value, out.dtype))
+
+
+def tile_alloc(out, size, memory_space=None):
+    """An on-chip allocation's base address: storage is not modelled, every tile is its own value."""
+    return None
+
+
+def tile_slice(out, x, shape, offset, valid_shape=None):
+    values = x.data[window(offset, out.shape)]
+    return Tile(apply_pad(values.clone(), out.valid, out.pad), list(out.valid), out.pad)
+
+
+def tile_extract(out, src, index_row, index_col, shape, target_memory=None):
+    values = src.data[window([index_row, index_col], out.shape)]
+    return result(out, values)
+
+
+def tile_assemble(out, target, source, offset):
+    data = target.data.clone()
+    data[window(offset, source.valid)] = source.region().to(data.dtype)
+    return Tile(data, list(out.valid), out.pad)
+
+
+def tile_reshape(out, x, shape):
+    return Tile(x.data.reshape([int(d) for d in out.shape]).clone(), list(out.valid), out.pad)
+
+
+def tile_transpose(out, x, axis1, axis2, tmp=None):
+    return result(out, x.data.transpose(int(axis1), int(axis2)))
+
+
+def tile_concat(out, src0, src1):
+    """TCONCAT along the last axis: src0's valid columns, then src1's."""
+    left, right = src0.region(), src1.region()
+    rows = min(left.shape[0], right.shape[0])
+    values = torch.cat([left[:rows], right[:rows]], dim=-1)
+    return result_in_region(out, values, list(values.shape))
+
+
+def tile_set_validshape(out, x, valid_rows, valid_cols):
+    return Tile(x.data.clone(), [int(valid_rows), int(valid_cols)], out.pad)
+
+
+def tile_fillpad(out, x, pad_value="zero"):
+    """TFILLPAD: the source's valid region, the pad value elsewhere; the whole result is valid."""
+    data = x.data.clone().to(out.dtype)
+    apply_pad(data, x.valid, pad_value)
+    return Tile(data, list(out.valid), out.pad)
+
+
+def tile_read(out, x, indices):
+    return x.data[tuple(int(i) for i in indices)].item()
+
+
+def tile_write(out, x, indices, value):
+    data = x.data.clone()
+    data[tuple(int(i) for i in indices)] = scalar_tensor(value, data.dtype).to(data.dtype)
+    return Tile(data, list(x.valid), x.pad)
+
+
+# ---------------------------------------------------------------- blocks (pl.spmd, split_aiv)
+
+class Block:
+    """The block index and count of the task that runs now (pl.spmd), and the AIV lane."""
+    index = 0
+    count = 1
+    subblock = 0
+
+
+def tile_get_block_idx(out):
+    return Block.index
+
+
+def tile_get_block_num(out):
+    return Block.count
+
+
+def tile_get_subblock_idx(out):
+    return Block.subblock
+
+
+tensor_get_block_idx = tile_get_block_idx
+tensor_get_block_num = tile_get_block_num
+tensor_get_subblock_idx = tile_get_subblock_idx
+
+
+def spmd_blocks(core_num):
+    """Iterates the blocks of an SPMD task in order, with get_block_idx() = 0 .. core_num - 1."""
+    saved = (Block.index, Block.count)
+    try:
+        Block.count = int(core_num)
+        for index in range(int(core_num)):
+            Block.index = index
+            yield index
+    finally:
+        Block.index, Block.count = saved
+
+
+# ---------------------------------------------------------------- tensor-level ops (before ConvertTensorToTileOps)
+
+def as_tile(x):
+    return Tile(x, list(x.shape)) if isinstance(x, torch.Tensor) else x
+
+
+def tile_spec_of(spec):
+    return TileSpec(spec.shape, spec.dtype, list(spec.shape)) if isinstance(spec, TensorSpec) else spec
+
+
+def on_tiles(tile_op):
+    """The tensor op computing as `tile_op` over whole tensors (each tensor a fully valid tile)."""
+    def op(out, *args, **kwargs):
+        value = tile_op(tile_spec_of(out), *(as_tile(a) for a in args), **kwargs)
+        return value.data if isinstance(value, Tile) else value
+    return op
+
+
+# Tensor ops that compute exactly as their tile op on whole tensors. Each op
+# is one top-level name: the codegen reads these names to know what is modelled.
+tensor_abs = on_tiles(tile_abs)
+tensor_add = on_tiles(tile_add)
+tensor_adds = on_tiles(tile_adds)
+tensor_and = on_tiles(tile_and)
+tensor_ands = on_tiles(tile_ands)
+tensor_cast = on_tiles(tile_cast)
+tensor_cmp = on_tiles(tile_cmp)
+tensor_col_argmax = on_tiles(tile_col_argmax)
+tensor_col_argmin = on_tiles(tile_col_argmin)
+tensor_col_expand = on_tiles(tile_col_expand)
+tensor_col_max = on_tiles(tile_col_max)
+tensor_col_min = on_tiles(tile_col_min)
+tensor_col_prod = on_tiles(tile_col_prod)
+tensor_col_sum = on_tiles(tile_col_sum)
+tensor_concat = on_tiles(tile_concat)
+tensor_cos = on_tiles(tile_cos)
+tensor_div = on_tiles(tile_div)
+tensor_divs = on_tiles(tile_divs)
+tensor_exp = on_tiles(tile_exp)
+tensor_expands = on_tiles(tile_expands)
+tensor_fillpad = on_tiles(tile_fillpad)
+tensor_fmod = on_tiles(tile_fmod)
+tensor_fmods = on_tiles(tile_fmods)
+tensor_full = on_tiles(tile_full)
+tensor_log = on_tiles(tile_log)
+tensor_maximum = on_tiles(tile_maximum)
+tensor_minimum = on_tiles(tile_minimum)
+tensor_mul = on_tiles(tile_mul)
+tensor_muls = on_tiles(tile_muls)
+tensor_neg = on_tiles(tile_neg)
+tensor_not = on_tiles(tile_not)
+tensor_or = on_tiles(tile_or)
+tensor_ors = on_tiles(tile_ors)
+tensor_recip = on_tiles(tile_recip)
+tensor_relu = on_tiles(tile_relu)
+tensor_row_argmax = on_tiles(tile_row_argmax)
+tensor_row_argmin = on_tiles(tile_row_argmin)
+tensor_row_expand = on_tiles(tile_row_expand)
+tensor_row_max = on_tiles(tile_row_max)
+tensor_row_min = on_tiles(tile_row_min)
+tensor_row_prod = on_tiles(tile_row_prod)
+tensor_row_sum = on_tiles(tile_row_sum)
+tensor_rsqrt = on_tiles(tile_rsqrt)
+tensor_shl = on_tiles(tile_shl)
+tensor_shls = on_tiles(tile_shls)
+tensor_shr = on_tiles(tile_shr)
+tensor_shrs = on_tiles(tile_shrs)
+tensor_sin = on_tiles(tile_sin)
+tensor_sqrt = on_tiles(tile_sqrt)
+tensor_sub = on_tiles(tile_sub)
+tensor_subs = on_tiles(tile_subs)
+tensor_xor = on_tiles(tile_xor)
+tensor_xors = on_tiles(tile_xors)
+tensor_row_expand_add = on_tiles(tile_row_expand_add)
+tensor_row_expand_sub = on_tiles(tile_row_expand_sub)
+tensor_row_expand_mul = on_tiles(tile_row_expand_mul)
+tensor_row_expand_div = on_tiles(tile_row_expand_div)
+tensor_row_expand_max = on_tiles(tile_row_expand_max)
+tensor_row_expand_min = on_tiles(tile_row_expand_min)
+tensor_row_expand_expdif = on_tiles(tile_row_expand_expdif)
+tensor_col_expand_add = on_tiles(tile_col_expand_add)
+tensor_col_expand_sub = on_tiles(tile_col_expand_sub)
+tensor_col_expand_mul = on_tiles(tile_col_expand_mul)
+tensor_col_expand_div = on_tiles(tile_col_expand_div)
+tensor_col_expand_max = on_tiles(tile_col_expand_max)
+tensor_col_expand_min = on_tiles(tile_col_expand_min)
+tensor_col_expand_expdif = on_tiles(tile_col_expand_expdif)
+
+
+def tensor_create(out, shape, dtype=None, layout=None, manual_dep=None, init_value=None):
+    """A new GM tensor: zeros, or init_value (the device leaves it unspecified without one)."""
+    data = torch.zeros([int(d) for d in out.shape], dtype=out.dtype)
+    return data.fill_(init_value) if init_value is not None else data
+
+
+def tensor_slice(out, x, shape, offset, valid_shape=None):
+    """A view of a window of x: writes through it reach x, as on the device."""
+    return x[window(offset, shape)]
+
+
+def tensor_assemble(out, target, source, offset, atomic=0):
+    """Writes source into a window of target (in place) and returns target."""
+    region = target[window(offset, source.shape)]
+    values = computed(region) + computed(source) if atomic else source
+    region.copy_(values.to(target.dtype))
+    return target
+
+
+def tensor_reshape(out, x, shape, valid_shape=None):
+    return x.reshape([int(d) for d in out.shape])
+
+
+def tensor_transpose(out, x, axis1, axis2, valid_shape=None):
+    return x.transpose(int(axis1), int(axis2)).contiguous()
+
+
+def tensor_dim(out, x, axis):
+    return int(x.shape[int(axis)])
+
+
+def tensor_read(out, x, indices):
+    return x[tuple(int(i) for i in indices)].item()
+
+
+def tensor_write(out, x, indices, value):
+    x[tuple(int(i) for i in indices)] = scalar_tensor(value, x.dtype).to(x.dtype)
+    return x
+
+
+def tensor_matmul(out, lhs, rhs, out_dtype=None, a_trans=False, b_trans=False):
+    """lhs @ rhs summed in FP32 (INT32 for 8-bit integers), then converted to the result dtype."""
+    a = lhs.transpose(-1, -2) if a_trans else lhs
+    b = rhs.transpose(-1, -2) if b_trans else rhs
+    if accumulator_dtype(a.dtype) == torch.int32:
+        return (a.to(torch.int64) @ b.to(torch.int64)).to(torch.int32).to(out.dtype)
+    return (a.to(torch.float32) @ b.to(torch.float32)).to(out.dtype)
+
+
+def tensor_matmul_acc(out, acc, lhs, rhs, init_cond=None, a_trans=False, b_trans=False):
+    total = tensor_matmul(TensorSpec(out.shape, torch.float32), lhs, rhs, None, a_trans, b_trans)
+    return (total if init_cond else computed(acc) + total).to(out.dtype)
+
+
+# ---------------------------------------------------------------- arrays, tasks and synchronization
+
+def array_create(out, extent, dtype=None):
+    return [0] * int(extent)
+
+
+def array_get_element(out, array, index):
+    return array[int(index)]
+
+
+def array_update_element(out, array, index, value):
+    array[int(index)] = value
+    return array
+
+
+def no_effect(*_args, **_kwargs):
+    """A barrier, flag or fence: tasks and pipes run one after another here, so there is nothing to order."""
+    return None
+
+
+system_bar_all = system_bar_m = system_bar_v = system_fence = no_effect
+system_sync_src = system_sync_dst = system_syncall = system_task_dummy = no_effect
+
+
+def system_available_aiv_count(out):
+    return 2
+
+
+def system_available_cluster_count(out):
+    return 1
+
+
+class Tasks:
+    """Task ids handed out by submits (pl.submit): tasks run at their submit, in program order."""
+    next_id = 0
+
+
+def submit(results, count):
+    """The value of a submit: the call's `count` results followed by a new task id."""
+    Tasks.next_id += 1
+    if count == 0:
+        return (Tasks.next_id,)
+    if count == 1:
+        return (results, Tasks.next_id)
+    return (*results, Tasks.next_id)
+
+
+# ---------------------------------------------------------------- running the entry
+
+def random_input(shape, dtype):
+    if dtype == torch.bool:
+        return torch.rand(shape) > 0.5
+    if dtype.is_floating_point:
+        return torch.randn(shape).to(dtype)
+    return torch.randint(-8 if dtype.is_signed else 0, 9, shape, dtype=torch.int64).to(dtype)
+
+
+def load_input(saved, name, shape, dtype):
+    if name not in saved:
+        raise ModelError(f"the input file has no array '{name}'; it has {sorted(saved)}")
+    array = saved[name]
+    if isinstance(array, np.ndarray) and array.shape == ():
+        return array.item()
+    return torch.from_numpy(np.ascontiguousarray(array)).to(dtype).reshape(shape)
+
+
+def make_inputs(params, path=None, seed=0):
+    """The entry's arguments: from the .npz at `path` (one array per parameter name) or random."""
+    torch.manual_seed(seed)
+    saved = dict(np.load(path)) if path else None
+    inputs = []
+    for name, kind, shape, dtype in params:
+        if saved is not None:
+            inputs.append(load_input(saved, name, shape, dtype))
+        elif kind == "tensor":
+            inputs.append(random_input(shape, dtype))
+        else:
+            raise ModelError(f"scalar parameter '{name}' has no random value; give it in --inputs file.npz")
+    return inputs
+
+
+def summarize(name, value):
+    if isinstance(value, torch.Tensor):
+        data = value.to(torch.float64) if value.dtype != torch.bool else value.to(torch.float64)
+        print(f"{name}: {list(value.shape)} {value.dtype} sum={data.sum().item():.6g} "
+              f"mean_abs={data.abs().mean().item():.6g} first={data.flatten()[:4].tolist()}")
+    else:
+        print(f"{name}: {value!r}")
+
+
+def run_main(entry, params, argv=None):
+    parser = argparse.ArgumentParser(description=f"Run {entry.__name__} on saved or random inputs.")
+    parser.add_argument("--inputs", help=".npz with one array per parameter of the entry")
+    parser.add_argument("--save", help="write the arguments after the run (outputs included) to this .npz")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
+    options = parser.parse_args(argv)
+    inputs = make_inputs(params, options.inputs, options.seed)
+    returned = entry(*inputs)
+    for (name, *_), value in zip(params, inputs):
+        summarize(name, value)
+    summarize("return", returned)
+    if options.save:
+        np.savez(options.save, **{name: (v.float() if isinstance(v, torch.Tensor) and v.dtype == torch.bfloat16
+                                         else v).numpy() if isinstance(v, torch.Tensor) else np.array(v)
+                                  for (name, *_), v in zip(params, inputs)})
+    return 0
+# ---- end of prelude ----

@@ -269,3 +269,94 @@ def test_a_kernel_plugin_has_no_library(tmp_path):
     with pytest.raises(pypto.PluginError, match=r"unknown manifest field 'library'; the fields of a kernel plugin are "
                                                 r"name, kind, version, abi, kernels"):
         pypto.plugins.load_manifest(manifest)
+
+
+# ---------------------------------------------------------------- @pl.jit.extern
+@pytest.mark.parametrize("options", [
+    {"core_type": "mixed", "source": "k.cpp"},
+    {"core_type": "aic", "aic_source": "c.cpp", "aiv_source": "v.cpp"},
+    {"core_type": "aiv", "source": "k.cpp", "aiv_source": "v.cpp"},
+    {"core_type": "aiv", "source": "k.cpp", "dual_aiv_dispatch": True},
+])
+def test_mixed_external_kernels_are_not_supported_yet(options):
+    with pytest.raises(NotImplementedError, match=r"@pl.jit.extern\(.*\): mixed external kernels \(an AIC and an AIV "
+                                                  r"source run as one task\) are not supported yet; write the cube "
+                                                  r"and vector parts as two kernels"):
+        pl.jit.extern(**options)
+
+
+def test_an_unknown_core_type_lists_the_choices():
+    with pytest.raises(TypeError, match=r'@pl.jit.extern\(core_type=...\) is one of "aic", "aiv" \(the cube or a '
+                                        r"vector core\), got 'cube'"):
+        pl.jit.extern(core_type="cube", source="k.cpp")
+
+
+@pytest.mark.parametrize("options,message", [
+    ({"core_type": "aiv"}, r"@pl.jit.extern\(source=...\) takes the path of the kernel's C\+\+ file"),
+    ({"core_type": "aiv", "source": "k.cpp", "include_dirs": "inc"},
+     r"@pl.jit.extern\(include_dirs=...\) takes a list of folder paths"),
+    ({"core_type": "aiv", "source": "k.cpp", "external_source": "k.cpp"},
+     r"@pl.jit.extern got an unknown option 'external_source'; it accepts core_type, source, include_dirs"),
+])
+def test_extern_options_are_checked_when_decorating(options, message):
+    with pytest.raises(TypeError, match=message):
+        pl.jit.extern(**options)
+
+
+def test_extern_needs_its_options():
+    with pytest.raises(TypeError, match=r"@pl.jit.extern needs its options: @pl.jit.extern\(core_type=\"aiv\", "
+                                        r"source=\"kernel.cpp\"\) above def k\(...\)"):
+        def k(): ...
+        pl.jit.extern(k)
+
+
+def test_a_missing_include_dir_names_the_folder_looked_for(tmp_path):
+    (tmp_path / "k.cpp").write_text("// empty\n")
+    module = write_module(tmp_path, "include_mod", """
+        import pypto.language as pl
+
+        @pl.jit.extern(core_type="aiv", source="k.cpp", include_dirs=["headers"])
+        def k(a: pl.Tensor[[64, 64], pl.FP32], out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]): ...
+
+        @pl.jit
+        def entry(a: pl.Tensor[[64, 64], pl.FP32], out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
+            k(a, out)
+            return out
+    """)
+    with pytest.raises(ParseError, match=r"include_mod.py:\d+:\d+: the include_dirs entry 'headers' of 'k' is not a "
+                                         r"folder \(looked for .*/headers\)"):
+        module.entry.lower(torch.zeros(64, 64), torch.zeros(64, 64))
+
+
+def test_an_extern_kernel_writing_an_input_parameter_is_an_error(tmp_path):
+    (tmp_path / "k.cpp").write_text("// empty\n")
+    module = write_module(tmp_path, "extern_writes_input", """
+        import pypto.language as pl
+
+        @pl.jit.extern(core_type="aic", source="k.cpp")
+        def k(a: pl.Tensor[[64, 64], pl.FP32], out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]): ...
+
+        @pl.jit
+        def entry(a: pl.Tensor[[64, 64], pl.FP32], out: pl.Tensor[[64, 64], pl.FP32]):
+            k(a, out)
+            return out
+    """)
+    with pytest.raises(ParseError, match=r"'k' writes its parameter 'out', but the argument 'out' is an input"):
+        module.entry.lower(torch.zeros(64, 64), torch.zeros(64, 64))
+
+
+# ---------------------------------------------------------------- the class form
+def test_external_source_on_an_orchestration_method_names_the_kernel_forms(tmp_path):
+    (tmp_path / "k.cpp").write_text("// empty\n")
+    text = textwrap.dedent("""
+        import pypto.language as pl
+
+        @pl.program
+        class P:
+            @pl.function(type=pl.FunctionType.Orchestration, external_source="k.cpp")
+            def main(self, a: pl.Tensor[[64, 64], pl.FP32]) -> pl.Tensor[[64, 64], pl.FP32]: ...
+    """)
+    with pytest.raises(ParseError, match=r"class_mod.py:7:\d+: 'main' has external_source= but is a Orchestration "
+                                         r"function; only a kernel \(InCore, AIC or AIV\) can be written in C\+\+"
+                                         r"(.|\n)*hint: declare it with @pl.jit.extern"):
+        pl.parse(text, str(tmp_path / "class_mod.py"))

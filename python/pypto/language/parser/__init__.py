@@ -214,7 +214,15 @@ def loads(path: str | Path) -> ir.Program:
 
 # ---------------------------------------------------------------------- JIT
 def _is_jit_function(obj: Any) -> bool:
-    return hasattr(obj, "fn") and hasattr(obj, "kind") and getattr(obj, "kind", None) in JIT_KINDS
+    return hasattr(obj, "fn") and hasattr(obj, "kind") and getattr(obj, "kind", None) in (*JIT_KINDS, "extern")
+
+
+def _jit_function_type(entry) -> ir.FunctionType:
+    """The function type of a @pl.jit-family function; an @pl.jit.extern kernel's is its core_type's."""
+    if entry.kind == "extern":
+        from pypto.jit.decorators import EXTERN_CORE_TYPES  # pypto.jit imports the language lazily too
+        return EXTERN_CORE_TYPES[entry.options["core_type"]]
+    return JIT_KINDS[entry.kind]
 
 
 class _JitProgram:
@@ -233,8 +241,10 @@ class _JitProgram:
         level, role = entry.level, None
         if entry.kind == "host":
             level, role = level or ir.Level.HOST, ir.Role.Orchestrator
-        return _with_external_source(FunctionSpec(entry.fn, JIT_KINDS[entry.kind], level, role,
-                                                  entry.external_source))
+        spec = FunctionSpec(entry.fn, _jit_function_type(entry), level, role, entry.external_source)
+        if entry.options.get("include_dirs"):
+            spec.attrs = {"include_dirs": list(entry.options["include_dirs"])}
+        return _with_external_source(spec)
 
     def discover(self, obj: Any, node: ast.Call, caller: FunctionParser, args: list) -> Callee | None:
         if isinstance(obj, RegisteredKernel):

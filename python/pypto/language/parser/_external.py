@@ -1,9 +1,11 @@
-"""Kernels written in C++: functions declared with ``external_source=`` and the kernels of kernel plugins.
+"""Kernels written in C++: functions declared with ``external_source=`` (``@pl.jit.incore``, ``@pl.function``
+in a ``@pl.program`` class; ``@pl.jit.extern(source=)`` sets it too) and the kernels of kernel plugins.
 
 An external function keeps its signature (the parameters' annotations) and gets a body the passes and
 backends understand: it returns its written (Out/InOut) parameters, as a kernel that wrote them in
 place does. Its ``external_source`` attribute, resolved to an absolute path here, is what the NPU
-backend compiles instead of generating code.
+backend compiles instead of generating code; its ``include_dirs`` (from ``@pl.jit.extern``), resolved the
+same way, are the further folders the toolchain compiles it with.
 
 A kernel plugin's kernel (``pypto.kernels.<name>(...)``) is checked against its manifest signature at
 the call and becomes such a function, with the call's argument types as parameter types.
@@ -60,6 +62,8 @@ class ExternalMixin:
         self.check_external_body()
         source = self.resolve_external_source()
         self.attrs["external_source"] = str(source)
+        if self.attrs.get("include_dirs"):
+            self.attrs["include_dirs"] = self.resolve_include_dirs()
 
         def fail(message: str, hint: str) -> None:
             raise self.err(self.node.returns or self.node, message, hint, ParseTypeError)
@@ -74,8 +78,8 @@ class ExternalMixin:
         if self.spec.func_type not in EXTERNAL_TYPES:
             raise self.err(self.node, f"'{self.name}' has external_source= but is a {self.spec.func_type.name} "
                            "function; only a kernel (InCore, AIC or AIV) can be written in C++",
-                           "declare it with @pl.jit.incore(external_source=...) or "
-                           "@pl.function(type=pl.FunctionType.AIV, external_source=...)", ParseTypeError)
+                           "declare it with @pl.jit.extern(core_type=\"aiv\", source=...) or, in a @pl.program "
+                           "class, @pl.function(type=pl.FunctionType.AIV, external_source=...)", ParseTypeError)
 
     def check_external_body(self) -> None:
         body = [s for s in self.node.body if not is_docstring(s)]
@@ -97,6 +101,19 @@ class ExternalMixin:
                            "give a path to the C++ file relative to this Python file, or an absolute one",
                            ParseValueError)
         return source
+
+    def resolve_include_dirs(self) -> list[str]:
+        """include_dirs= of @pl.jit.extern, resolved against the Python file like the source (the toolchain
+        compiles the kernel with them on its include path)."""
+        resolved = []
+        for given in self.attrs["include_dirs"]:
+            folder = (Path(self.src.filename).parent / given).resolve()
+            if not folder.is_dir():
+                raise self.err(self.node, f"the include_dirs entry '{given}' of '{self.name}' is not a folder "
+                               f"(looked for {folder})",
+                               "give folders relative to this Python file, or absolute ones", ParseValueError)
+            resolved.append(str(folder))
+        return resolved
 
     def check_written_arguments(self, kernel: str, param_names: list[str], written: list[bool],
                                 args: list[ir.Expr], arg_nodes: list) -> None:

@@ -84,6 +84,19 @@ py::list Run(Executable& executable, const std::string& entry, const py::sequenc
   return out;
 }
 
+py::tuple RunTraced(Executable& executable, const std::string& entry, const py::sequence& values) {
+  CallArgs call(values);
+  std::vector<runtime::Tensor> results;
+  runtime::RunTrace trace;
+  {
+    py::gil_scoped_release release;
+    results = executable.RunTraced(entry, call.args, trace);
+  }
+  py::list out;
+  for (const auto& result : results) out.append(call.Result(result));
+  return py::make_tuple(out, std::move(trace));
+}
+
 }  // namespace
 
 void BindBackend(py::module_& m) {
@@ -130,18 +143,23 @@ void BindBackend(py::module_& m) {
            "Runs orchestration `entry` on args in parameter order: tensors (runtime.Tensor, torch.Tensor, "
            "numpy.ndarray or any DLPack or buffer-protocol array, shared, never copied) and scalars as the int of "
            "their bit pattern. Returns the program's results: a result that is one of the arguments as that "
-           "argument object, others as runtime.Tensor. A kernel fault raises pypto.KernelFault.");
+           "argument object, others as runtime.Tensor. A kernel fault raises pypto.KernelFault.")
+      .def("run_traced", &RunTraced, py::arg("entry"), py::arg("args"),
+           "Runs like run() and returns (results, runtime.RunTrace): the tasks, their arguments, dependencies and "
+           "per-core timings. Only simulator toolchains can trace.");
 
   m.def(
       "build",
       [](const std::string& toolchain, const std::vector<Artifact>& artifacts, const std::string& platform,
-         std::optional<std::filesystem::path> cache_dir, bool use_cache, int clusters, bool check_nan) {
+         std::optional<std::filesystem::path> cache_dir, bool use_cache, int clusters, bool check_nan,
+         std::map<std::string, std::vector<std::filesystem::path>> kernel_include_dirs) {
         backend::BuildOptions options;
         options.platform = platform;
         options.cache_dir = std::move(cache_dir);
         options.use_cache = use_cache;
         options.clusters = clusters;
         options.check_nan = check_nan;
+        options.kernel_include_dirs = std::move(kernel_include_dirs);
         std::unique_ptr<Executable> built;
         {
           py::gil_scoped_release release;
@@ -151,9 +169,11 @@ void BindBackend(py::module_& m) {
       },
       py::arg("toolchain"), py::arg("artifacts"), py::arg("platform"), py::kw_only(), py::arg("cache_dir") = py::none(),
       py::arg("use_cache") = true, py::arg("clusters") = 0, py::arg("check_nan") = false,
+      py::arg("kernel_include_dirs") = std::map<std::string, std::vector<std::filesystem::path>>(),
       "Builds the artifacts with a toolchain for `platform`. cache_dir: where compiled kernels are cached (default "
       "$PYPTO_CACHE_DIR or ~/.cache/pypto); clusters: simulated clusters (0: one per hardware thread); check_nan: "
-      "simulated kernels fault at the first instruction whose result holds a NaN.");
+      "simulated kernels fault at the first instruction whose result holds a NaN; kernel_include_dirs: function "
+      "name -> further #include folders of its kernel (an external kernel's include_dirs=).");
 }
 
 }  // namespace pypto::python

@@ -7,6 +7,8 @@
 #include <optional>
 
 #include "pypto/runtime/dlpack.h"
+#include "pypto/runtime/runtime.h"
+#include "pypto/runtime/trace.h"
 #include "tensor_import.h"
 #include "pypto/runtime/tensor.h"
 #include "pypto/support/error.h"
@@ -209,7 +211,68 @@ Tensor TensorFromPythonBorrowed(py::handle obj, bool* borrowed) {
   return FromObject(obj, true, borrowed);
 }
 
+namespace {
+
+const char* CoreTypeName(runtime::CoreType type) { return type == runtime::CoreType::AIC ? "AIC" : "AIV"; }
+
+// RunTrace and its parts, read-only: what Executable.run_traced recorded.
+void BindRunTrace(py::module_& m) {
+  using runtime::ArgTrace;
+  using runtime::CoreSpan;
+  using runtime::OverlapCause;
+  using runtime::RunTrace;
+  using runtime::TaskTrace;
+  using runtime::TensorTrace;
+  py::class_<CoreSpan>(m, "CoreSpan", "One core's share of one block of a traced task (times in ns since the run's "
+                                      "first submit).")
+      .def_readonly("block_idx", &CoreSpan::block_idx)
+      .def_readonly("cluster_id", &CoreSpan::cluster_id)
+      .def_property_readonly("core_type", [](const CoreSpan& s) { return CoreTypeName(s.core_type); })
+      .def_readonly("lane", &CoreSpan::lane)
+      .def_readonly("dispatch_ns", &CoreSpan::dispatch_ns)
+      .def_readonly("start_ns", &CoreSpan::start_ns)
+      .def_readonly("end_ns", &CoreSpan::end_ns)
+      .def_readonly("retire_ns", &CoreSpan::retire_ns);
+  py::class_<TensorTrace>(m, "TensorTrace", "A buffer (storage root) the run's tensor arguments view.")
+      .def_readonly("tensor_id", &TensorTrace::tensor_id)
+      .def_readonly("buffer_addr", &TensorTrace::buffer_addr)
+      .def_readonly("bytes", &TensorTrace::bytes)
+      .def_readonly("dtype", &TensorTrace::dtype)
+      .def_readonly("shape", &TensorTrace::shape);
+  py::class_<ArgTrace>(m, "ArgTrace", "One argument of a traced task; tensor_id is -1 for a scalar.")
+      .def_readonly("index", &ArgTrace::index)
+      .def_property_readonly("direction", [](const ArgTrace& a) { return runtime::ArgDirectionName(a.direction); })
+      .def_readonly("tensor_id", &ArgTrace::tensor_id)
+      .def_readonly("shape", &ArgTrace::shape)
+      .def_readonly("offsets", &ArgTrace::offsets)
+      .def_readonly("scalar", &ArgTrace::scalar);
+  py::class_<OverlapCause>(m, "OverlapCause", "Argument `arg` of a task may overlap argument `pred_arg` of `pred`.")
+      .def_readonly("pred", &OverlapCause::pred)
+      .def_readonly("arg", &OverlapCause::arg)
+      .def_readonly("pred_arg", &OverlapCause::pred_arg);
+  py::class_<TaskTrace>(m, "TaskTrace", "One traced task; ready_ns is -1 when its blocks were never queued.")
+      .def_readonly("id", &TaskTrace::id)
+      .def_readonly("kernel", &TaskTrace::kernel)
+      .def_readonly("kernels", &TaskTrace::kernels)
+      .def_readonly("core_num", &TaskTrace::core_num)
+      .def_readonly("args", &TaskTrace::args)
+      .def_readonly("deps", &TaskTrace::deps, "What the runtime's DependenciesOf returns: explicit and derived.")
+      .def_readonly("explicit_deps", &TaskTrace::explicit_deps)
+      .def_readonly("overlaps", &TaskTrace::overlaps)
+      .def_readonly("submit_begin_ns", &TaskTrace::submit_begin_ns)
+      .def_readonly("submit_end_ns", &TaskTrace::submit_end_ns)
+      .def_readonly("ready_ns", &TaskTrace::ready_ns)
+      .def_readonly("spans", &TaskTrace::spans);
+  py::class_<RunTrace>(m, "RunTrace", "What the runtime did in one traced run (Executable.run_traced).")
+      .def_readonly("clusters", &RunTrace::clusters)
+      .def_readonly("tasks", &RunTrace::tasks)
+      .def_readonly("tensors", &RunTrace::tensors);
+}
+
+}  // namespace
+
 void BindRuntime(py::module_& m) {
+  BindRunTrace(m);
   py::class_<Tensor>(m, "Tensor",
                      "A tensor the runtime hands to kernels: a view on host memory shared with torch or numpy "
                      "(never copied) or allocated by PyPTO.")

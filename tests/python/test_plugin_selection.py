@@ -183,6 +183,10 @@ def test_an_unknown_backend_lists_the_backends_and_how_to_add_a_plugin():
         double_rows.lower(config=RunConfig(backend="nob"))
     with pytest.raises(ValueError, match=r"backend 'host' generates code for Orchestration, not for kernels"):
         double_rows.lower(config=RunConfig(backend="host"))
+    with pytest.raises(ValueError, match=r"RunConfig\(backend='torch'\): backend 'torch' has no toolchain for "
+                                         r"platform 'a2a3sim'.*backends that build for 'a2a3sim': npu\..*"
+                                         r"pypto.debug.torch_codegen"):
+        double_rows.lower(config=RunConfig(backend="torch"))
 
 
 def test_a_backend_from_run_config_plugins_generates_the_kernels(plugin_root, tmp_path):
@@ -196,6 +200,6 @@ def test_a_backend_from_run_config_plugins_generates_the_kernels(plugin_root, tm
     assert (meta["backend"], meta["plugins"]) == ("SelListing", [str(folder)])
     assert CompiledProgram.from_dir(tmp_path).backend == "SelListing"
     # Its manifest names no toolchain for the simulator, and the error says what to add.
-    with pytest.raises(ValueError, match=r"backend 'SelListing' .* names no toolchain for platform 'a2a3sim'.*"
+    with pytest.raises(ValueError, match=r"backend 'SelListing' has no toolchain for platform 'a2a3sim'.*"
                                          r"toolchains: \{a2a3sim: <toolchain>\}"):
         double_rows.compile(config=RunConfig(backend="SelListing", plugins=[folder]))

@@ -71,6 +71,10 @@ jit::CompileOptions KernelCompileOptions(const Artifact& kernel, const BuildOpti
   options.std = "c++20";
   options.freestanding = true;
   options.include_dirs = KernelIncludeDirs();
+  auto extra = build.kernel_include_dirs.find(kernel.function);
+  if (extra != build.kernel_include_dirs.end()) {
+    options.include_dirs.insert(options.include_dirs.end(), extra->second.begin(), extra->second.end());
+  }
   options.defines = {"kernel_entry=" + KernelSymbol(kernel.function)};
   if (build.check_nan) options.defines.push_back("PTO_CHECK_NAN=1");
   // Lets TSQRT and friends vectorize; results stay IEEE (no -ffast-math).
@@ -95,15 +99,43 @@ class SimulatedExecutable : public Executable {
   BuildStats build_stats() const override { return stats_; }
 
   std::vector<runtime::Tensor> Run(const std::string& entry, const std::vector<ProgramArg>& args) override {
+    OrchestrationFn* fn = Entry(entry);
+    std::lock_guard lock(chip_.run_mutex);
+    return RunLocked(entry, fn, args);
+  }
+
+  std::vector<runtime::Tensor> RunTraced(const std::string& entry, const std::vector<ProgramArg>& args,
+                                         runtime::RunTrace& trace) override {
+    OrchestrationFn* fn = Entry(entry);
+    std::lock_guard lock(chip_.run_mutex);
+    // The chip's runtime is shared by every program of the platform: tracing
+    // is on for this run only, also when it throws.
+    struct TracingOn {
+      runtime::Runtime& rt;
+      explicit TracingOn(runtime::Runtime& r) : rt(r) { rt.SetTracing(true); }
+      ~TracingOn() { rt.SetTracing(false); }
+    } tracing(chip_.runtime);
+    auto results = RunLocked(entry, fn, args);
+    trace = chip_.runtime.LastRunTrace();
+    return results;
+  }
+
+ private:
+  OrchestrationFn* Entry(const std::string& entry) const {
     auto it = entries_.find(entry);
     if (it == entries_.end()) {
       ThrowValueError("the program has no orchestration function '" + entry + "'; it has " + Join(entries(), ", "));
     }
-    std::lock_guard lock(chip_.run_mutex);
+    return it->second;
+  }
+
+  // chip_.run_mutex must be held.
+  std::vector<runtime::Tensor> RunLocked(const std::string& entry, OrchestrationFn* fn,
+                                         const std::vector<ProgramArg>& args) {
     PyptoRtContext* ctx = runtime::CreateContext(chip_.runtime);
     try {
       for (size_t i = 0; i < args.size(); ++i) Bind(ctx, static_cast<int32_t>(i), args[i]);
-      int32_t status = it->second(ctx);
+      int32_t status = fn(ctx);
       chip_.runtime.WaitAll();
       if (status != 0 || pypto_rt_error(ctx) != nullptr) ThrowRunError(entry, ctx);
       auto results = CollectResults(entry, ctx);
@@ -115,7 +147,6 @@ class SimulatedExecutable : public Executable {
     }
   }
 
- private:
   static void Bind(PyptoRtContext* ctx, int32_t index, const ProgramArg& arg) {
     if (arg.tensor) {
       runtime::BindTensor(ctx, index, *arg.tensor);
@@ -233,6 +264,14 @@ bool HasKernelHeaders(const fs::path& dir) {
 }
 
 }  // namespace
+
+std::vector<runtime::Tensor> Executable::RunTraced(const std::string&, const std::vector<ProgramArg>&,
+                                                   runtime::RunTrace&) {
+  throw Error(ErrorKind::kRuntime,
+              "this toolchain cannot trace a run, so the swimlane and dependency outputs (RunConfig "
+              "enable_chip_swimlane, enable_dep_gen) are unavailable here; run on a simulator platform "
+              "(RunConfig(platform='a2a3sim') or 'a5sim') to get them");
+}
 
 Toolchain& GetToolchain(const std::string& name) {
   static SimulatorToolchain simulator;

@@ -4,6 +4,9 @@
 #include <atomic>
 #include <chrono>
 #include <exception>
+#include <map>
+#include <optional>
+#include <tuple>
 
 namespace pypto::runtime {
 
@@ -27,6 +30,19 @@ bool Writes(ArgDirection dir) {
 }
 
 bool Tracked(ArgDirection dir) { return dir != ArgDirection::NoDep && dir != ArgDirection::Scalar; }
+
+// The clock traces are read in (RunTrace times are differences of it).
+int64_t NowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// When one core of a block ran, read only in traced runs (hence no
+// initializers: untraced blocks should not pay for zeroing them).
+struct CoreTimes {
+  int64_t start_ns;
+  int64_t end_ns;
+};
 
 // Whether `inner` provably lies inside `outer`: views of one root with one
 // layout whose rectangles nest.
@@ -65,6 +81,20 @@ struct Runtime::Task {
   // Written under mu_; read without it by Record (under submit_mu_).
   std::atomic<bool> finished{false};
   std::vector<BlockRecord> blocks;
+  // Set when the task was submitted while tracing was on; null otherwise.
+  struct Record;
+  std::unique_ptr<Record> record;
+};
+
+// What a traced task records besides what every task keeps. Absolute times
+// (NowNs); LastRunTrace makes them relative to the run's first submit.
+struct Runtime::Task::Record {
+  int64_t submit_begin_ns = 0;
+  int64_t submit_end_ns = 0;
+  int64_t ready_ns = -1;
+  std::vector<TaskId> explicit_deps;
+  std::vector<OverlapCause> overlaps;
+  std::vector<CoreSpan> spans;
 };
 
 // A thread that runs one job at a time for a cluster worker.
@@ -247,10 +277,11 @@ bool OtherIterationOfALoop(const std::vector<std::pair<int64_t, int64_t>>& now,
 
 bool Runtime::InManualScope() const { return std::count(scopes_.begin(), scopes_.end(), ScopeMode::Manual) > 0; }
 
-std::vector<TaskId> Runtime::DerivedDeps(const TaskArgs& args) const {
+std::vector<TaskId> Runtime::DerivedDeps(const TaskArgs& args, std::vector<OverlapCause>* causes) const {
   std::vector<TaskId> deps;
   const ParallelPath& path = *parallel_path_;
-  for (const auto& arg : args.args()) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const TaskArgs::Arg& arg = args.args()[i];
     if (!Tracked(arg.dir)) continue;
     bool writes = Writes(arg.dir);
     auto [lo, hi] = arg.tensor.ByteRange();
@@ -258,7 +289,9 @@ std::vector<TaskId> Runtime::DerivedDeps(const TaskArgs& args) const {
       if (!path.empty() && OtherIterationOfALoop(path, *group.parallel_path)) continue;
       for (const Access& a : group.accesses) {
         if (!(writes || a.writes) || a.hi <= lo || hi <= a.lo) continue;
-        if (arg.tensor.MayOverlap(a.tensor)) deps.push_back(a.task);
+        if (!arg.tensor.MayOverlap(a.tensor)) continue;
+        deps.push_back(a.task);
+        if (causes != nullptr) causes->push_back({a.task, static_cast<int32_t>(i), a.arg});
       }
     }
   }
@@ -279,7 +312,8 @@ void Runtime::PruneFinishedAccesses() {
 void Runtime::Record(const TaskArgs& args, TaskId id, bool derived) {
   if (access_count_ > prune_at_) PruneFinishedAccesses();
   const bool in_parallel_loop = !parallel_path_->empty();
-  for (const auto& arg : args.args()) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const TaskArgs::Arg& arg = args.args()[i];
     if (!Tracked(arg.dir)) continue;
     bool writes = Writes(arg.dir);
     auto [lo, hi] = arg.tensor.ByteRange();
@@ -295,7 +329,7 @@ void Runtime::Record(const TaskArgs& args, TaskId id, bool derived) {
     if (accesses_.empty() || accesses_.back().parallel_path != parallel_path_) {
       accesses_.push_back({parallel_path_, {}});
     }
-    accesses_.back().accesses.push_back({arg.tensor, lo, hi, writes, id});
+    accesses_.back().accesses.push_back({arg.tensor, lo, hi, writes, static_cast<int32_t>(i), id});
     ++access_count_;
   }
 }
@@ -312,9 +346,15 @@ TaskId Runtime::Submit(const KernelSet& kernels, const TaskArgs& args, int core_
 TaskId Runtime::SubmitJoin(const std::vector<TaskId>& deps) { return Enqueue(KernelSet(), TaskArgs(), 0, deps); }
 
 TaskId Runtime::Enqueue(const KernelSet& kernels, const TaskArgs& args, int core_num, const std::vector<TaskId>& deps) {
+  const bool traced = tracing_.load(std::memory_order_relaxed);
+  const int64_t submit_begin_ns = traced ? NowNs() : 0;
   // Built before the lock is taken: workers wait on it between blocks.
   auto task = std::make_unique<Task>();
   Task* t = task.get();
+  if (traced) {
+    t->record = std::make_unique<Task::Record>();
+    t->record->submit_begin_ns = submit_begin_ns;
+  }
   t->kernels = kernels;
   t->core_num = core_num;
   t->args = args.args();
@@ -352,11 +392,17 @@ TaskId Runtime::Enqueue(const KernelSet& kernels, const TaskArgs& args, int core
     }
     if (d >= run_first_id_) all.push_back(d);  // earlier runs have finished
   }
+  if (traced) {
+    std::vector<TaskId>& named = t->record->explicit_deps;
+    named = all;
+    std::sort(named.begin(), named.end());
+    named.erase(std::unique(named.begin(), named.end()), named.end());
+  }
   // The access history is the submitting side's alone (submit_mu_): scanning
   // it outside mu_ keeps the workers from waiting on a submit between blocks.
   bool derived = !InManualScope();
   if (derived) {
-    std::vector<TaskId> found = DerivedDeps(args);
+    std::vector<TaskId> found = DerivedDeps(args, traced ? &t->record->overlaps : nullptr);
     all.insert(all.end(), found.begin(), found.end());
   }
   std::sort(all.begin(), all.end());
@@ -376,6 +422,7 @@ TaskId Runtime::Enqueue(const KernelSet& kernels, const TaskArgs& args, int core
     ++t->pending;
   }
   if (t->pending == 0) Release(t, /*from_submit=*/true);
+  if (traced) t->record->submit_end_ns = NowNs();
   return t->id;
 }
 
@@ -384,6 +431,7 @@ void Runtime::Release(Task* t, bool from_submit) {
     CompleteTask(t);
     return;
   }
+  if (t->record) t->record->ready_ns = NowNs();
   for (int32_t b = 0; b < t->core_num; ++b) ready_.push_back({t, b});
   ready_count_.store(ready_.size(), std::memory_order_relaxed);
   // Waking a worker costs more than a small kernel. A lone block the
@@ -493,9 +541,11 @@ struct Member {
 
 thread_local void* current_core_state = nullptr;
 
-void RunMember(const Member& m, const int64_t* slots, PyptoRtCoreContext& ctx, CoreFault& fault) {
+// `times` is null unless the task is traced.
+void RunMember(const Member& m, const int64_t* slots, PyptoRtCoreContext& ctx, CoreFault& fault, CoreTimes* times) {
   ctx.fault = &fault;
   current_core_state = ctx.core_state;
+  if (times != nullptr) times->start_ns = NowNs();
   try {
     m.kernel->fn(slots, &ctx);
   } catch (const std::exception& e) {
@@ -503,6 +553,7 @@ void RunMember(const Member& m, const int64_t* slots, PyptoRtCoreContext& ctx, C
   } catch (...) {
     pypto_rt_kernel_fail(&ctx, "", nullptr, 0, "the kernel threw a non-standard exception");
   }
+  if (times != nullptr) times->end_ns = NowNs();
   current_core_state = nullptr;
 }
 
@@ -512,6 +563,10 @@ void* CurrentCoreState() { return current_core_state; }
 
 void Runtime::RunBlock(const Block& block, int cluster_id) {
   Task* t = block.task;
+  // The block left the ready queue just before this call.
+  const bool traced = t->record != nullptr;
+  const int64_t dispatch_ns = traced ? NowNs() : 0;
+  std::array<CoreTimes, 3> times;
   // Fixed arrays, not vectors: a block of a small kernel costs little more
   // than its allocations would.
   std::array<Member, 3> members;
@@ -535,13 +590,23 @@ void Runtime::RunBlock(const Block& block, int cluster_id) {
   for (size_t i = 1; i < count; ++i) {
     auto& lane = lanes[i - 1];
     if (!lane) lane = std::make_unique<LaneThread>();
-    lane->Post([&, i] { RunMember(members[i], t->slots.data(), contexts[i], faults[i]); });
+    lane->Post([&, i] {
+      RunMember(members[i], t->slots.data(), contexts[i], faults[i], traced ? &times[i] : nullptr);
+    });
   }
-  RunMember(members[0], t->slots.data(), contexts[0], faults[0]);
+  RunMember(members[0], t->slots.data(), contexts[0], faults[0], traced ? &times[0] : nullptr);
   for (size_t i = 1; i < count; ++i) lanes[i - 1]->Wait();
 
   std::lock_guard lock(mu_);
   t->blocks.push_back({block.block_idx, cluster_id});
+  if (traced) {
+    const int64_t retire_ns = NowNs();
+    for (size_t i = 0; i < count; ++i) {
+      CoreType type = members[i].core_type == PYPTO_RT_AIC ? CoreType::AIC : CoreType::AIV;
+      t->record->spans.push_back({block.block_idx, cluster_id, type, members[i].subblock, dispatch_ns,
+                                  times[i].start_ns, times[i].end_ns, retire_ns});
+    }
+  }
   for (size_t i = 0; i < count; ++i) {
     if (!faults[i].failed) continue;
     if (fault_ && fault_->task <= t->id) break;
@@ -647,6 +712,105 @@ std::vector<BlockRecord> Runtime::BlocksOf(TaskId id) const {
   std::vector<BlockRecord> blocks = t->blocks;
   std::sort(blocks.begin(), blocks.end(), [](const BlockRecord& a, const BlockRecord& b) { return a.block_idx < b.block_idx; });
   return blocks;
+}
+
+namespace {
+
+// Numbers the storage roots a run's arguments view, in order of first use,
+// and widens each root's extent to cover every view of it.
+class TensorTable {
+ public:
+  int64_t IdOf(const Tensor& view) {
+    auto [it, fresh] = ids_.try_emplace(view.storage().get(), static_cast<int64_t>(tensors_.size()));
+    if (fresh) {
+      const Storage& root = *view.storage();
+      tensors_.push_back({it->second, reinterpret_cast<uintptr_t>(root.base()), root.bytes(), view.dtype(), {}});
+    }
+    Widen(tensors_[it->second], view);
+    return it->second;
+  }
+
+  std::vector<TensorTrace> Take() { return std::move(tensors_); }
+
+ private:
+  static void Widen(TensorTrace& root, const Tensor& view) {
+    const Dims& origin = view.root_origin();
+    size_t rank = std::min(origin.size(), view.shape().size());
+    if (root.shape.size() < rank) root.shape.resize(rank, 0);
+    for (size_t d = 0; d < rank; ++d) root.shape[d] = std::max(root.shape[d], origin[d] + view.shape()[d]);
+  }
+
+  std::map<const Storage*, int64_t> ids_;
+  std::vector<TensorTrace> tensors_;
+};
+
+ArgTrace TraceArg(const TaskArgs::Arg& arg, int32_t index, TensorTable& tensors) {
+  ArgTrace out;
+  out.index = index;
+  out.direction = arg.dir;
+  if (arg.dir == ArgDirection::Scalar) {
+    out.scalar = arg.scalar;
+    return out;
+  }
+  out.tensor_id = tensors.IdOf(arg.tensor);
+  out.shape.assign(arg.tensor.shape().begin(), arg.tensor.shape().end());
+  out.offsets.assign(arg.tensor.root_origin().begin(), arg.tensor.root_origin().end());
+  return out;
+}
+
+// Blocks in order, and within a block the AIC before the AIV lanes: the
+// order workers finished them in says nothing.
+void SortSpans(std::vector<CoreSpan>& spans) {
+  std::sort(spans.begin(), spans.end(), [](const CoreSpan& a, const CoreSpan& b) {
+    return std::tuple(a.block_idx, a.core_type != CoreType::AIC, a.lane) <
+           std::tuple(b.block_idx, b.core_type != CoreType::AIC, b.lane);
+  });
+}
+
+TaskTrace TraceOfTask(const Runtime::Task& task, int64_t origin_ns, TensorTable& tensors) {
+  const Runtime::Task::Record& record = *task.record;
+  TaskTrace out;
+  out.id = task.id;
+  out.core_num = task.core_num;
+  out.kernel = task.core_num == 0 ? std::string("join") : task.kernels.name();
+  for (const Kernel* k : {&task.kernels.aic, &task.kernels.aiv[0], &task.kernels.aiv[1]}) {
+    if (k->defined()) out.kernels.push_back(k->name);
+  }
+  for (size_t i = 0; i < task.args.size(); ++i) {
+    out.args.push_back(TraceArg(task.args[i], static_cast<int32_t>(i), tensors));
+  }
+  out.deps = task.deps;
+  out.explicit_deps = record.explicit_deps;
+  out.overlaps = record.overlaps;
+  out.submit_begin_ns = record.submit_begin_ns - origin_ns;
+  out.submit_end_ns = record.submit_end_ns - origin_ns;
+  out.ready_ns = record.ready_ns < 0 ? -1 : record.ready_ns - origin_ns;
+  for (CoreSpan span : record.spans) {
+    span.dispatch_ns -= origin_ns;
+    span.start_ns -= origin_ns;
+    span.end_ns -= origin_ns;
+    span.retire_ns -= origin_ns;
+    out.spans.push_back(span);
+  }
+  SortSpans(out.spans);
+  return out;
+}
+
+}  // namespace
+
+RunTrace Runtime::LastRunTrace() const {
+  std::lock_guard lock(mu_);
+  RunTrace trace;
+  trace.clusters = num_clusters();
+  TensorTable tensors;
+  std::optional<int64_t> origin_ns;
+  for (const auto& task : tasks_) {
+    if (!task->record) continue;
+    if (!origin_ns) origin_ns = task->record->submit_begin_ns;
+    trace.tasks.push_back(TraceOfTask(*task, *origin_ns, tensors));
+  }
+  trace.tensors = tensors.Take();
+  return trace;
 }
 
 }  // namespace pypto::runtime

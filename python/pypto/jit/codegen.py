@@ -13,14 +13,17 @@ what is missing.
 from __future__ import annotations
 
 import os
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
+import pypto
 from pypto import ir
 from pypto._core import backend as _backend
 from pypto.runtime.config import DEFAULT_BACKEND as KERNEL_BACKEND
 
 HOST_BACKEND = "host"
+TORCH_BACKEND = "torch"
 CACHE_DIR_ENV = "PYPTO_CACHE_DIR"
 
 Artifact = _backend.Artifact
@@ -32,6 +35,18 @@ def generate(program: ir.Program, platform: str, backend: str = KERNEL_BACKEND) 
     """Kernel sources (from `backend`) and orchestration IR for a lowered program."""
     return list(_backend.generate(backend, program, platform)) + \
         list(_backend.generate(HOST_BACKEND, program, platform))
+
+
+def debug_artifacts(program: ir.Program, platform: str) -> list[Artifact]:
+    """The torch script of the lowered program (``debug/<program>_torch.py``, see docs/torch-codegen.md).
+
+    A program the script cannot model still compiles: the reason is a warning instead of the script.
+    """
+    try:
+        return list(_backend.generate(TORCH_BACKEND, program, platform))
+    except pypto.CodegenError as error:
+        warnings.warn(f"no torch script for {program.name}: {error}", stacklevel=3)
+        return []
 
 
 def write(output_dir: Path, artifacts: list[Artifact]) -> list[Path]:
@@ -56,13 +71,22 @@ def toolchain(platform: str, backend: str = KERNEL_BACKEND) -> Toolchain:
     return Toolchain(name, _backend.toolchain_unavailable(name))
 
 
-def build(chain: Toolchain, artifacts: list[Artifact], platform: str, *, check_nan: bool = False) -> Executable:
+def build(chain: Toolchain, artifacts: list[Artifact], platform: str, *, check_nan: bool = False,
+          kernel_include_dirs: dict[str, list[str]] | None = None) -> Executable:
     """Compiles and links the artifacts; kernel objects are cached under $PYPTO_CACHE_DIR or ~/.cache/pypto.
 
     check_nan: kernels fault at the first tile instruction whose result holds a NaN (RunConfig.check_nan).
+    kernel_include_dirs: function name -> further #include folders of its kernel (``kernel_include_dirs``).
     """
     cache_dir = os.environ.get(CACHE_DIR_ENV) or None
-    return _backend.build(chain.name, artifacts, platform, cache_dir=cache_dir, check_nan=check_nan)
+    return _backend.build(chain.name, artifacts, platform, cache_dir=cache_dir, check_nan=check_nan,
+                          kernel_include_dirs=kernel_include_dirs or {})
+
+
+def kernel_include_dirs(program: ir.Program) -> dict[str, list[str]]:
+    """The ``include_dirs`` attribute of each kernel that has one (``@pl.jit.extern(include_dirs=[...])``,
+    absolute paths): the toolchain compiles that kernel with them on its include path."""
+    return {f.name: list(f.attrs["include_dirs"]) for f in program.functions if f.attrs.get("include_dirs")}
 
 
 def read_artifacts(output_dir: Path) -> list[Artifact]:

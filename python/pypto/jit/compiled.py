@@ -20,6 +20,7 @@ from typing import Any
 from pypto import KernelFault, ir, plugins
 from pypto.jit import codegen
 from pypto.jit.cache import SpecializationKey
+from pypto.runtime import dfx
 from pypto.runtime.config import BackendType
 from pypto._core.runtime import Tensor as RuntimeTensor
 
@@ -66,6 +67,9 @@ class CompiledProgram:
     check_nan: bool = False  # kernels built with RunConfig(check_nan=True)
     backend: str = codegen.KERNEL_BACKEND  # RunConfig.backend: the backend that generated the kernels
     plugins: tuple[str, ...] = ()  # RunConfig.plugins, absolute: from_dir loads them again
+    # Function name -> further #include folders of its kernel (codegen.kernel_include_dirs): from_dir needs
+    # them to rebuild an external kernel compiled with include_dirs=.
+    kernel_include_dirs: dict[str, list[str]] = field(default_factory=dict)
     _state: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     # ------------------------------------------------------------- the folder
@@ -100,24 +104,31 @@ class CompiledProgram:
 
     # ------------------------------------------------------------------- call
 
+    @property
+    def dfx_dir(self) -> Path:
+        """Where a run with a DFX flag (RunConfig.enable_chip_swimlane, enable_dep_gen) writes its outputs."""
+        return self.output_dir / dfx.DFX_DIR
+
     def __call__(self, *args: Any, config: Any = None, **kwargs: Any) -> Any:
-        """Runs the program on the arguments (positional in parameter order, or by name)."""
-        del config  # run options of the simulator are fixed at compile time today
+        """Runs the program on the arguments (positional in parameter order, or by name).
+
+        Of `config` only the DFX flags matter here: the rest was fixed when the program was compiled.
+        """
         values = self._bind(args, kwargs)
-        return self.run_bound(values)
+        return self.run_bound(values, config)
 
-    def run_bound(self, values: dict[str, Any]) -> Any:
+    def run_bound(self, values: dict[str, Any], config: Any = None) -> Any:
         """Runs on arguments given by parameter name (what a kernel call has already bound)."""
-        return self._run([values[p.name] for p in self.params])
+        return self._run([values[p.name] for p in self.params], config)
 
-    def run_positional(self, kernel_args: tuple[Any, ...]) -> Any:
+    def run_positional(self, kernel_args: tuple[Any, ...], config: Any = None) -> Any:
         """Runs on a kernel call's positional arguments (specialized scalars among them are skipped)."""
         positions = self._state.get("positions")
         if positions is None:
             positions = self._state["positions"] = [self.param_names.index(p.name) for p in self.params]
-        return self._run([kernel_args[i] for i in positions])
+        return self._run([kernel_args[i] for i in positions], config)
 
-    def _run(self, args: list[Any]) -> Any:
+    def _run(self, args: list[Any], config: Any = None) -> Any:
         if self.executable is None:
             raise KernelFault(f"cannot run '{self.entry}' on platform '{self.platform}': {self.unavailable}")
         if not self._state.get("inputs_saved"):
@@ -126,8 +137,17 @@ class CompiledProgram:
                                args, [self._slot(p, a) for p, a in zip(self.params, args)])
         # Tensors go to the executable as they are (it shares their memory); scalars as their bit patterns.
         values = [a if p.kind == "tensor" else scalar_bits(a, p.dtype) for p, a in zip(self.params, args)]
-        results = self.executable.run(self.entry, values)
+        if dfx.wants_trace(config):
+            results = self._run_traced(values, config)
+        else:
+            results = self.executable.run(self.entry, values)
         return self._return_value(results, args)
+
+    def _run_traced(self, values: list[Any], config: Any) -> list[Any]:
+        """Runs with the runtime recording what it did, and writes the DFX outputs `config` asks for."""
+        results, trace = self.executable.run_traced(self.entry, values)
+        dfx.write_outputs(trace, self.output_dir, config, entry=self.entry, platform=self.platform)
+        return results
 
     def _bind(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
         names = [p.name for p in self.params]
@@ -173,6 +193,7 @@ class CompiledProgram:
             "check_nan": self.check_nan,
             "backend": self.backend,
             "plugins": list(self.plugins),
+            "kernel_include_dirs": self.kernel_include_dirs,
         }
         (self.output_dir / META_FILE).write_text(json.dumps(meta, indent=2) + "\n")
 
@@ -193,11 +214,13 @@ class CompiledProgram:
             plugins.load_path(path)
         chain = codegen.toolchain(meta["platform"], backend)
         check_nan = bool(meta.get("check_nan", False))
-        executable = (codegen.build(chain, artifacts, meta["platform"], check_nan=check_nan)
-                      if chain.can_run else None)
+        include_dirs = dict(meta.get("kernel_include_dirs", {}))
+        executable = (codegen.build(chain, artifacts, meta["platform"], check_nan=check_nan,
+                                    kernel_include_dirs=include_dirs) if chain.can_run else None)
         return cls(None, output_dir, meta["platform"], BackendType(meta["backend_type"]), tuple(meta["param_names"]),
                    None, meta["entry"], params, meta["result_count"], tuple(artifacts), executable, chain.name,
-                   chain.unavailable, check_nan=check_nan, backend=backend, plugins=plugin_paths)
+                   chain.unavailable, check_nan=check_nan, backend=backend, plugins=plugin_paths,
+                   kernel_include_dirs=include_dirs)
 
 
 def scalar_bits(value: Any, dtype: str) -> int:

@@ -55,16 +55,17 @@ from pypto.jit.source import SourceInfo, external_source_text, namespace, read_s
     source_hash
 from pypto.runtime.config import RunConfig, compile_option_names
 
-KINDS = ("orchestration", "incore", "inline", "opaque", "host")
+KINDS = ("orchestration", "incore", "inline", "opaque", "host", "extern")
 
 # Which decorated functions a kernel of each kind picks up when it calls them by
 # name. A plain @pl.jit entry never pulls in another @pl.jit entry.
 DISCOVERS = {
-    "orchestration": {"incore", "inline", "opaque"},
-    "host": {"orchestration", "incore", "inline", "opaque"},
-    "opaque": {"incore", "inline", "opaque"},
+    "orchestration": {"incore", "inline", "opaque", "extern"},
+    "host": {"orchestration", "incore", "inline", "opaque", "extern"},
+    "opaque": {"incore", "inline", "opaque", "extern"},
     "incore": {"inline"},
     "inline": {"inline"},
+    "extern": set(),
 }
 
 BUILD_DIR_ENV = "PYPTO_PROG_BUILD_DIR"
@@ -248,7 +249,7 @@ class JITFunction:
             compiled = self._dispatch.get(dispatch_key)
             if compiled is not None:
                 self._cache.hits += 1
-                return compiled.run_positional(args)
+                return compiled.run_positional(args, config)
         config = _resolve_config(config, dump_passes=True)
         site = find_call_site()
         compiled = self._compiled(args, kwargs, config, site, "call", samples_optional=False)
@@ -256,7 +257,7 @@ class JITFunction:
             self._dispatch[dispatch_key] = compiled
         # Scalars the program was specialized on are constants in it, not arguments.
         values = self._bind(args, kwargs, site, "call", samples_optional=False).values
-        return compiled.run_bound({p.name: values[p.name] for p in compiled.params})
+        return compiled.run_bound({p.name: values[p.name] for p in compiled.params}, config)
 
     def _compiled(self, args: tuple[Any, ...], kwargs: dict[str, Any], config: RunConfig, site: CallSite | None,
                   method: str, *, samples_optional: bool) -> CompiledProgram:
@@ -271,22 +272,10 @@ class JITFunction:
     def _build(self, specialization: Specialization, config: RunConfig) -> CompiledProgram:
         selection.prepare(config)
         program = self._parse(specialization)
-        output_dir = _make_output_dir(config, specialization.program_name)
-        lowered, hints = _lower_with_report(program, output_dir, config)
-        artifacts = codegen.generate(lowered, config.platform, config.backend)
-        codegen.write(output_dir, artifacts)
-        chain = codegen.toolchain(config.platform, config.backend)
-        executable = (codegen.build(chain, artifacts, config.platform, check_nan=config.check_nan)
-                      if chain.can_run else None)
-        entry = _entry_function(lowered, self.fn.__name__)
-        compiled = CompiledProgram(lowered, output_dir, config.platform, config.backend_type, self.param_names,
-                                   specialization.key, entry.name, program_params(entry), len(entry.return_types),
-                                   tuple(artifacts), executable, chain.name, chain.unavailable, tuple(hints),
-                                   check_nan=config.check_nan, backend=config.backend,
-                                   plugins=tuple(os.path.abspath(p) for p in config.plugins))
-        compiled.write_meta()
-        debug_runner.write(output_dir)
-        return compiled
+        output_dir = make_output_dir(config, specialization.program_name)
+        return build_program(program, config, output_dir,
+                             lambda lowered: _entry_function(lowered, self.fn.__name__),
+                             param_names=self.param_names, key=specialization.key)
 
     def _parse(self, specialization: Specialization) -> ir.Program:
         # Looked up at call time: pypto.language imports this module for `pl.jit`.
@@ -428,6 +417,31 @@ class _SpecializationBuilder:
                                    f"but got the {type(scalar).__name__} {scalar!r}", argument)
 
 
+def build_program(program: ir.Program, config: RunConfig, output_dir: Path,
+                  entry_of: Callable[[ir.Program], ir.Function], *, param_names: tuple[str, ...] | None = None,
+                  key: SpecializationKey | None = None) -> CompiledProgram:
+    """Steps 3 (after parsing) and 4 of a compile, shared by kernels and ir.compile: lower with the report,
+    generate and write the code, build it, and describe the result. ``entry_of`` picks the function a call
+    runs from the lowered program; ``param_names`` are the call's parameters (default: the entry's)."""
+    lowered, hints = _lower_with_report(program, output_dir, config)
+    artifacts = codegen.generate(lowered, config.platform, config.backend)
+    codegen.write(output_dir, artifacts + codegen.debug_artifacts(lowered, config.platform))
+    chain = codegen.toolchain(config.platform, config.backend)
+    include_dirs = codegen.kernel_include_dirs(lowered)
+    executable = (codegen.build(chain, artifacts, config.platform, check_nan=config.check_nan,
+                                kernel_include_dirs=include_dirs) if chain.can_run else None)
+    entry = entry_of(lowered)
+    compiled = CompiledProgram(lowered, output_dir, config.platform, config.backend_type,
+                               param_names or tuple(p.name_hint for p in entry.params), key, entry.name,
+                               program_params(entry), len(entry.return_types), tuple(artifacts), executable,
+                               chain.name, chain.unavailable, tuple(hints), check_nan=config.check_nan,
+                               backend=config.backend, plugins=tuple(os.path.abspath(p) for p in config.plugins),
+                               kernel_include_dirs=include_dirs)
+    compiled.write_meta()
+    debug_runner.write(output_dir)
+    return compiled
+
+
 def _tensor_type(shape: list[Any], dtype: ir.DataType, layout: Any) -> ir.TensorType:
     if isinstance(layout, ir.TensorLayout):
         return ir.TensorType(shape, dtype, layout)
@@ -542,7 +556,7 @@ def _resolve_config(config: Any, *, dump_passes: bool) -> RunConfig:
     return config
 
 
-def _make_output_dir(config: RunConfig, program_name: str) -> Path:
+def make_output_dir(config: RunConfig, program_name: str) -> Path:
     """save_kernels_dir, or <$PYPTO_PROG_BUILD_DIR or build_output>/<program>_<YYYYmmdd_HHMMSS>[_N]."""
     if config.save_kernels_dir is not None:
         path = Path(config.save_kernels_dir)

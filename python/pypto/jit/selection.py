@@ -10,6 +10,7 @@ unknown pass is the pass manager's error, which points at the pipeline line.)
 from __future__ import annotations
 
 from pypto import InvalidValueError, plugins
+from pypto._core import backend as _backend
 from pypto.runtime.config import RunConfig
 
 # The function types a kernel backend generates code for; "host" takes the orchestration.
@@ -23,6 +24,7 @@ def prepare(config: RunConfig) -> None:
     for path in config.plugins:
         plugins.load_path(path)
     check_kernel_backend(config.backend)
+    check_builds_for(config.backend, config.platform)
 
 
 def check_kernel_backend(name: str) -> None:
@@ -30,10 +32,36 @@ def check_kernel_backend(name: str) -> None:
     if name not in known:
         raise InvalidValueError(f"RunConfig(backend={name!r}): no plugin provides backend '{name}'; the backends "
                                 f"are {', '.join(known)}. For a backend of your own, {HOW_TO_ADD}")
-    types = plugins.backend_function_types(name)
-    if not set(types) & set(KERNEL_FUNCTION_TYPES):
+    if not _generates_kernels(name):
+        types = plugins.backend_function_types(name)
         raise InvalidValueError(
             f"RunConfig(backend={name!r}): backend '{name}' generates code for "
             f"{', '.join(types) or 'no function type'}, not for kernels; RunConfig.backend names the backend of the "
             f"kernel functions ({', '.join(KERNEL_FUNCTION_TYPES)}), such as 'npu' (orchestration always goes to "
             "'host')")
+
+
+def check_builds_for(name: str, platform: str) -> None:
+    """The backend's manifest must name a toolchain for the platform, or its kernels could not be built."""
+    if _has_toolchain(name, platform):
+        return
+    builders = sorted(b["name"] for b in plugins.list_backends()
+                      if b["name"] != name and _generates_kernels(b["name"]) and _has_toolchain(b["name"], platform))
+    raise InvalidValueError(
+        f"RunConfig(backend={name!r}): backend '{name}' has no toolchain for platform '{platform}', so what it "
+        f"generates cannot be built or run there; backends that build for '{platform}': "
+        f"{', '.join(builders) or 'none'}. A backend of yours whose kernels a toolchain builds names it in its "
+        f"manifest (`toolchains: {{{platform}: <toolchain>}}`); one that writes files for reading, such as "
+        "'torch', is called directly: pypto.debug.torch_codegen(program).")
+
+
+def _generates_kernels(name: str) -> bool:
+    return bool(set(plugins.backend_function_types(name)) & set(KERNEL_FUNCTION_TYPES))
+
+
+def _has_toolchain(name: str, platform: str) -> bool:
+    try:
+        _backend.toolchain_for(name, platform)
+    except InvalidValueError:
+        return False
+    return True

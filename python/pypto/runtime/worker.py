@@ -175,8 +175,10 @@ class ChipWorker:
     # -------------------------------------------------------------------- run
 
     def run(self, compiled: Any, *args: Any, config: RunConfig | None = None, **kwargs: Any) -> Any:
-        """Runs a compiled program; DeviceTensor arguments stay resident, host tensors are bound for the run."""
-        del config
+        """Runs a compiled program; DeviceTensor arguments stay resident, host tensors are bound for the run.
+
+        `config` (else the worker's) counts only for its DFX flags: the program was compiled already.
+        """
         self._check_open("run")
         if compiled.platform != self.config.platform:
             raise ValueError(f"ChipWorker.run: the program was compiled for '{compiled.platform}' but this worker "
@@ -188,7 +190,7 @@ class ChipWorker:
                 self._own(value, "run")
                 resident[name] = value
                 values[name] = value.tensor
-        result = compiled.run_bound(values)
+        result = compiled.run_bound(values, config if config is not None else self.config)
         return _resident_result(result, resident)
 
     def register(self, compiled: Any) -> RegistrationHandle:

@@ -108,6 +108,30 @@ TEST(SimulatorToolchain, BuildsAndRunsAKernelFromItsOrchestration) {
   EXPECT_EQ(results[0].data(), out.data());
 }
 
+TEST(SimulatorToolchain, RunTracedRecordsTheRunAndLeavesLaterRunsUntraced) {
+  auto exe = GetToolchain("simulator").Build(Program(AddScalarKernel(1024)), NoCache());
+  std::vector<float> a(256, 1.0f), out(256, 0.0f);
+  auto args = std::vector<ProgramArg>{
+      ProgramArg::OfTensor(Tensor::Wrap(a.data(), pypto::ir::DataType::FP32, {16, 16})),
+      ProgramArg::OfTensor(Tensor::Wrap(out.data(), pypto::ir::DataType::FP32, {16, 16})),
+      ProgramArg::OfScalar(FloatBits(1.0f))};
+  pypto::runtime::RunTrace trace;
+  exe->RunTraced("main", args, trace);
+  EXPECT_EQ(out[0], 2.0f);
+  EXPECT_EQ(trace.clusters, 2);
+  ASSERT_EQ(trace.tasks.size(), 1u);
+  EXPECT_EQ(trace.tasks[0].kernel, "add_scalar");
+  ASSERT_EQ(trace.tasks[0].spans.size(), 1u);
+  EXPECT_LE(trace.tasks[0].spans[0].start_ns, trace.tasks[0].spans[0].end_ns);
+  ASSERT_EQ(trace.tensors.size(), 2u);
+  EXPECT_EQ(trace.tensors[0].buffer_addr, reinterpret_cast<uintptr_t>(a.data()));
+
+  exe->Run("main", args);
+  pypto::runtime::RunTrace again;
+  exe->RunTraced("main", args, again);
+  EXPECT_EQ(again.tasks.size(), 1u);  // this run only, not the untraced one before it
+}
+
 TEST(SimulatorToolchain, AFaultNamesKernelInstructionAndLineAndTheNextRunWorks) {
   auto exe = GetToolchain("simulator").Build(Program(AddScalarKernel(188416)), NoCache());
   std::vector<float> a(256, 1.0f), out(256, 0.0f);

@@ -1,4 +1,4 @@
-"""The python blocks of the execution pages run, in order, each page as one module, and print what they say."""
+"""The python blocks of the execution pages (compiling, running, performance, runtime DFX) run, in order, each page as one module, and print what they say."""
 
 import importlib.util
 import re
@@ -31,6 +31,7 @@ def test_compiling_page(tmp_path, monkeypatch, capsys):
     printed = capsys.readouterr().out
     assert "kernels/aiv/add_relu_incore_0.cpp" in printed
     assert "orchestration/add_relu.ll" in printed
+    assert "ir.compile OK" in printed
 
 
 def test_running_page(tmp_path, monkeypatch, capsys):
@@ -46,7 +47,15 @@ def test_performance_page(tmp_path, monkeypatch, capsys):
     assert "spmd softmax OK" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("page", ["compiling.md", "running.md", "performance.md"])
+def test_runtime_dfx_page(tmp_path, monkeypatch, capsys):
+    run_page("runtime-dfx.md", tmp_path, monkeypatch)
+    printed = capsys.readouterr().out
+    assert "['chip_swimlane.json', 'deps.dot', 'deps.json']" in printed
+    assert printed.count("(overlap)") == 4
+    assert "5 kernel slices, for example exp_rows (task" in printed
+
+
+@pytest.mark.parametrize("page", ["compiling.md", "running.md", "performance.md", "runtime-dfx.md"])
 def test_links_resolve(page):
     text = (DOCS / page).read_text()
     for target in re.findall(r"\]\(([^)#:]+\.md)(?:#[^)]*)?\)", text):

@@ -28,6 +28,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -35,6 +36,7 @@
 
 #include "pypto/backend/backend.h"
 #include "pypto/runtime/tensor.h"
+#include "pypto/runtime/trace.h"
 
 namespace pypto::backend {
 
@@ -59,6 +61,10 @@ struct BuildOptions {
   // Simulator only: every tile instruction checks its result for NaN and the
   // first one found is a kernel fault (kernels compiled with PTO_CHECK_NAN).
   bool check_nan = false;
+  // Further #include folders of a kernel, by the function it was generated
+  // from: an external kernel's include_dirs= (absolute paths). They follow the
+  // SDK's headers on the command line, so they enter the object cache key.
+  std::map<std::string, std::vector<std::filesystem::path>> kernel_include_dirs;
 };
 
 // What building a kernel cost; from_cache counts objects read from disk.
@@ -78,6 +84,12 @@ class Executable {
   // naming the kernel, the instruction and the user's source line; the
   // executable stays usable for the next run.
   virtual std::vector<runtime::Tensor> Run(const std::string& entry, const std::vector<ProgramArg>& args) = 0;
+  // Runs like Run and fills `trace` with what the runtime did: tasks,
+  // arguments, dependencies and per-core timings (the DFX outputs are written
+  // from it). Only this call records them, so Run pays nothing for tracing.
+  // A toolchain whose runs cannot be traced throws a kRuntime error saying so.
+  virtual std::vector<runtime::Tensor> RunTraced(const std::string& entry, const std::vector<ProgramArg>& args,
+                                                 runtime::RunTrace& trace);
   virtual BuildStats build_stats() const = 0;
 };
 

@@ -28,23 +28,22 @@
 
 #include "pypto/runtime/c_api.h"
 #include "pypto/runtime/tensor.h"
+#include "pypto/runtime/trace.h"
 #include "pypto/support/error.h"
 
 namespace pypto::runtime {
 
-using TaskId = int64_t;
 using KernelFn = PyptoRtKernelFn;
 using CoreContext = PyptoRtCoreContext;
 
-enum class CoreType { AIC, AIV };
 // Auto: overlapping regions order tasks. Manual: only explicit deps do.
 // Parallel (a pl.parallel loop): tasks of different iterations (NextIteration
 // starts each) are independent, as the loop asserts; tasks of one iteration,
 // and everything outside the loop, are ordered as in an Auto scope.
 enum class ScopeMode { Auto, Manual, Parallel };
 
-// How a task uses an argument (the call-site directions of the compiler).
-enum class ArgDirection { Input, Output, InOut, OutputExisting, NoDep, Scalar };
+// How a task uses an argument (the call-site directions of the compiler);
+// the enum is in trace.h.
 const char* ArgDirectionName(ArgDirection dir);
 
 struct Kernel {
@@ -145,6 +144,14 @@ class Runtime {
   // Where each block of a finished task of the current or last run ran.
   std::vector<BlockRecord> BlocksOf(TaskId id) const;
 
+  // While on, tasks submitted record what LastRunTrace returns: a clock read
+  // per submit and per core a block runs on. Off (the default) they record
+  // nothing, so runs that do not ask for a trace pay only a flag test.
+  void SetTracing(bool on) { tracing_.store(on, std::memory_order_relaxed); }
+  // The current or last run's tasks that were submitted while tracing was on,
+  // with the tensors their arguments view. Call it after WaitAll.
+  RunTrace LastRunTrace() const;
+
   struct Task;
   struct Fault;
   class LaneThread;
@@ -156,6 +163,7 @@ class Runtime {
     Tensor tensor;
     uintptr_t lo, hi;  // tensor.ByteRange(), the cheap first test
     bool writes;
+    int32_t arg;       // the argument's index in its task (traces name it)
     TaskId task;
   };
   // Accesses recorded one after another under the same open parallel
@@ -177,7 +185,9 @@ class Runtime {
 
   void StartRunIfIdle(RetiredRun& retired);
   TaskId Enqueue(const KernelSet& kernels, const TaskArgs& args, int core_num, const std::vector<TaskId>& deps);
-  std::vector<TaskId> DerivedDeps(const TaskArgs& args) const;
+  // The tasks whose recorded accesses conflict with `args`; with `causes`,
+  // also which argument pairs conflict (traced tasks).
+  std::vector<TaskId> DerivedDeps(const TaskArgs& args, std::vector<OverlapCause>* causes) const;
   // Recomputes parallel_path_ after the open scopes changed.
   void UpdateParallelPath();
   bool InManualScope() const;
@@ -242,6 +252,7 @@ class Runtime {
   std::unique_ptr<Fault> fault_;
   std::atomic<bool> run_faulted_{false};
   bool run_open_ = false;
+  std::atomic<bool> tracing_{false};
 };
 
 // The core_state of the core whose kernel the calling thread is running

@@ -1,0 +1,84 @@
+// What a traced run recorded (Runtime::SetTracing): per task its kernels,
+// arguments, dependencies with their cause, and when it was submitted and
+// became ready; per core, when each block was dispatched to it, ran and was
+// retired. The DFX outputs (swimlane, dependency graph) are written from it.
+//
+// Times are host steady-clock nanoseconds since the run's first submit began.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pypto/ir/dtype.h"
+
+namespace pypto::runtime {
+
+using TaskId = int64_t;
+enum class CoreType { AIC, AIV };
+enum class ArgDirection { Input, Output, InOut, OutputExisting, NoDep, Scalar };
+
+// One core's share of one block: a plain task runs a block on one core, a
+// cluster task on its AIC and AIV lanes at once, one span each.
+struct CoreSpan {
+  int32_t block_idx = 0;
+  int32_t cluster_id = 0;
+  CoreType core_type = CoreType::AIV;
+  int32_t lane = 0;            // AIV lane (0 or 1); 0 for the AIC
+  int64_t dispatch_ns = 0;     // a worker took the block from the ready queue
+  int64_t start_ns = 0;        // this core's kernel started
+  int64_t end_ns = 0;          // and returned
+  int64_t retire_ns = 0;       // the runtime recorded the block as finished
+};
+
+// A buffer the run's tensor arguments are views of (one storage root).
+struct TensorTrace {
+  int64_t tensor_id = 0;       // numbered in order of first use in the run
+  uintptr_t buffer_addr = 0;   // the root's base address
+  int64_t bytes = 0;
+  ir::DataType dtype;          // of the first view seen
+  // Per dim, the extent the run's views of it reach (origin + shape), in the
+  // root's index space: the root's shape where a view covers its end.
+  std::vector<int64_t> shape;
+};
+
+struct ArgTrace {
+  int32_t index = 0;
+  ArgDirection direction = ArgDirection::Input;
+  int64_t tensor_id = -1;      // -1 for scalars
+  std::vector<int64_t> shape;
+  std::vector<int64_t> offsets;  // where the view starts in its root
+  int64_t scalar = 0;
+};
+
+// Why a task waits for an earlier one through its arguments: argument `arg`
+// of the waiting task may overlap argument `pred_arg` of `pred`, one of them
+// writing.
+struct OverlapCause {
+  TaskId pred = 0;
+  int32_t arg = 0;
+  int32_t pred_arg = 0;
+};
+
+struct TaskTrace {
+  TaskId id = 0;
+  std::string kernel;                 // KernelSet::name(); "join" for a join
+  std::vector<std::string> kernels;   // AIC, then AIV lanes, of those it has
+  int32_t core_num = 1;               // 0 for a join
+  std::vector<ArgTrace> args;
+  std::vector<TaskId> deps;           // what Runtime::DependenciesOf returns
+  std::vector<TaskId> explicit_deps;  // the deps= of the submit, in this run
+  std::vector<OverlapCause> overlaps;
+  int64_t submit_begin_ns = 0;        // the orchestration called submit
+  int64_t submit_end_ns = 0;          // and it returned
+  int64_t ready_ns = -1;              // its blocks were queued; -1 if never (a join, a cancelled task)
+  std::vector<CoreSpan> spans;        // by block, then core
+};
+
+struct RunTrace {
+  int32_t clusters = 0;          // of the runtime: cores that ran nothing have tracks too
+  std::vector<TaskTrace> tasks;  // by id
+  std::vector<TensorTrace> tensors;
+};
+
+}  // namespace pypto::runtime

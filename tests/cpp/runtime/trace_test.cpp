@@ -1,0 +1,161 @@
+// Traced runs (Runtime::SetTracing, LastRunTrace): every block of every task
+// recorded once per core it ran on, in order in time, on a real core; the
+// dependencies and their causes as the runtime derived them; nothing
+// recorded while tracing is off.
+#include <set>
+#include <thread>
+#include <tuple>
+
+#include "runtime/runtime_test_util.h"
+
+namespace pypto::runtime {
+namespace {
+
+void Busy(const int64_t*, PyptoRtCoreContext*) { std::this_thread::yield(); }
+
+constexpr int kClusters = 3;
+
+// A parallel loop of 4 two-block tasks writing one row each, a reader of
+// the whole buffer after it, a cluster task with both AIV lanes ordered by
+// an explicit dep, and a join.
+struct Program {
+  std::vector<TaskId> rows;
+  TaskId reader = 0;
+  TaskId group = 0;
+  TaskId join = 0;
+  Tensor buf = Tensor::Allocate(ir::DataType::INT64, {4, 8});
+  Tensor other = Tensor::Allocate(ir::DataType::FP32, {2, 2});
+
+  void Submit(Runtime& rt) {
+    rt.BeginScope(ScopeMode::Parallel);
+    for (int64_t r = 0; r < 4; ++r) {
+      if (r > 0) rt.NextIteration();
+      Tensor row = buf.View({r, 0}, {1, 8});
+      rows.push_back(rt.Submit(KernelSet::Aiv({"fill_row", Busy}), TaskArgs().AddOutputExisting(row).AddScalar(r), 2));
+    }
+    rt.EndScope();
+    reader = rt.Submit(KernelSet::Aiv({"sum", Busy}), TaskArgs().AddInput(buf));
+    KernelSet cluster;
+    cluster.aic = {"mm_aic", Busy};
+    cluster.aiv[0] = {"mm_aiv", Busy};
+    cluster.aiv[1] = {"mm_aiv", Busy};
+    group = rt.Submit(cluster, TaskArgs().AddOutput(other), 1, {reader});
+    join = rt.SubmitJoin({group});
+    rt.WaitAll();
+  }
+};
+
+const TaskTrace& TaskOf(const RunTrace& trace, TaskId id) {
+  for (const auto& t : trace.tasks) {
+    if (t.id == id) return t;
+  }
+  ADD_FAILURE() << "task " << id << " is not in the trace";
+  return trace.tasks.front();
+}
+
+TEST(RuntimeTrace, EveryBlockIsRecordedOncePerCoreInTimeOrderOnAValidCore) {
+  Runtime rt(RuntimeOptions{kClusters});
+  rt.SetTracing(true);
+  Program p;
+  p.Submit(rt);
+  RunTrace trace = rt.LastRunTrace();
+
+  EXPECT_EQ(trace.clusters, kClusters);
+  ASSERT_EQ(trace.tasks.size(), 7u);
+  for (const TaskTrace& t : trace.tasks) {
+    size_t cores = t.kernels.size();
+    EXPECT_EQ(t.spans.size(), static_cast<size_t>(t.core_num) * cores) << t.kernel;
+    std::set<std::tuple<int32_t, CoreType, int32_t>> seen;
+    for (const CoreSpan& s : t.spans) {
+      EXPECT_TRUE(seen.insert({s.block_idx, s.core_type, s.lane}).second) << t.kernel << " block " << s.block_idx;
+      EXPECT_GE(s.block_idx, 0);
+      EXPECT_LT(s.block_idx, t.core_num);
+      EXPECT_GE(s.cluster_id, 0);
+      EXPECT_LT(s.cluster_id, kClusters);
+      EXPECT_TRUE(s.lane == 0 || (s.core_type == CoreType::AIV && s.lane == 1));
+      EXPECT_GE(s.dispatch_ns, t.ready_ns);
+      EXPECT_LE(s.dispatch_ns, s.start_ns);
+      EXPECT_LE(s.start_ns, s.end_ns);
+      EXPECT_LE(s.end_ns, s.retire_ns);
+    }
+    EXPECT_LE(0, t.submit_begin_ns);
+    EXPECT_LE(t.submit_begin_ns, t.submit_end_ns);
+  }
+  EXPECT_EQ(trace.tasks.front().submit_begin_ns, 0);  // times count from the run's first submit
+  const TaskTrace& group = TaskOf(trace, p.group);
+  EXPECT_EQ(group.kernels, (std::vector<std::string>{"mm_aic", "mm_aiv", "mm_aiv"}));
+  EXPECT_EQ(group.spans[0].core_type, CoreType::AIC);
+  EXPECT_EQ(group.spans[2].lane, 1);
+  const TaskTrace& join = TaskOf(trace, p.join);
+  EXPECT_EQ(join.kernel, "join");
+  EXPECT_TRUE(join.spans.empty());
+  EXPECT_EQ(join.ready_ns, -1);
+}
+
+TEST(RuntimeTrace, DependenciesAreTheRuntimesWithTheirCauses) {
+  Runtime rt(RuntimeOptions{kClusters});
+  rt.SetTracing(true);
+  Program p;
+  p.Submit(rt);
+  RunTrace trace = rt.LastRunTrace();
+
+  for (const TaskTrace& t : trace.tasks) EXPECT_EQ(t.deps, rt.DependenciesOf(t.id)) << t.kernel;
+  const TaskTrace& reader = TaskOf(trace, p.reader);
+  EXPECT_EQ(reader.deps, p.rows);
+  EXPECT_TRUE(reader.explicit_deps.empty());
+  ASSERT_EQ(reader.overlaps.size(), 4u);
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(reader.overlaps[i].pred, p.rows[i]);
+    EXPECT_EQ(reader.overlaps[i].arg, 0);
+    EXPECT_EQ(reader.overlaps[i].pred_arg, 0);
+  }
+  const TaskTrace& group = TaskOf(trace, p.group);
+  EXPECT_EQ(group.explicit_deps, std::vector<TaskId>{p.reader});
+  EXPECT_TRUE(group.overlaps.empty());
+  // Ready only after what it waited for retired.
+  EXPECT_GE(group.ready_ns, reader.spans.back().end_ns);
+}
+
+TEST(RuntimeTrace, TensorsAreTheRootsTheArgumentsView) {
+  Runtime rt(RuntimeOptions{kClusters});
+  rt.SetTracing(true);
+  Program p;
+  p.Submit(rt);
+  RunTrace trace = rt.LastRunTrace();
+
+  ASSERT_EQ(trace.tensors.size(), 2u);
+  EXPECT_EQ(trace.tensors[0].buffer_addr, reinterpret_cast<uintptr_t>(p.buf.data()));
+  EXPECT_EQ(trace.tensors[0].shape, (std::vector<int64_t>{4, 8}));
+  EXPECT_EQ(trace.tensors[0].dtype, ir::DataType::INT64);
+  EXPECT_EQ(trace.tensors[1].shape, (std::vector<int64_t>{2, 2}));
+  const ArgTrace& row2 = TaskOf(trace, p.rows[2]).args[0];
+  EXPECT_EQ(row2.tensor_id, 0);
+  EXPECT_EQ(row2.direction, ArgDirection::OutputExisting);
+  EXPECT_EQ(row2.offsets, (std::vector<int64_t>{2, 0}));
+  EXPECT_EQ(row2.shape, (std::vector<int64_t>{1, 8}));
+  const ArgTrace& scalar = TaskOf(trace, p.rows[2]).args[1];
+  EXPECT_EQ(scalar.tensor_id, -1);
+  EXPECT_EQ(scalar.scalar, 2);
+}
+
+TEST(RuntimeTrace, NothingIsRecordedWhileTracingIsOff) {
+  Runtime rt(RuntimeOptions{kClusters});
+  Program untraced;
+  untraced.Submit(rt);
+  EXPECT_TRUE(rt.LastRunTrace().tasks.empty());
+
+  rt.SetTracing(true);
+  Program traced;
+  traced.Submit(rt);
+  rt.SetTracing(false);
+  RunTrace trace = rt.LastRunTrace();
+  ASSERT_EQ(trace.tasks.size(), 7u);
+  EXPECT_EQ(trace.tasks.front().id, traced.rows.front());  // the last run only
+
+  Program after;
+  after.Submit(rt);
+  EXPECT_TRUE(rt.LastRunTrace().tasks.empty());
+}
+
+}  // namespace
+}  // namespace pypto::runtime

@@ -13,29 +13,15 @@ asserted about speed.
 from __future__ import annotations
 
 import os
-import statistics
-import time
+import tempfile
 from collections.abc import Callable
 
 import torch
 
 import pypto.kernels
 import pypto.language as pl
-from pypto.runtime import RunConfig
-
-CONFIG = RunConfig(platform="a2a3sim")
-ROUNDS = int(os.environ.get("PYPTO_BENCH_ROUNDS", "5"))
-
-
-def median_seconds(fn: Callable[[], object], rounds: int = ROUNDS) -> float:
-    fn()
-    samples = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
-
+from bench_kernels import CONFIG, SM_BLOCK as SB, SM_COLS as SC, SM_ROWS as SR, median_seconds
+from bench_kernels import softmax_rows_loop as softmax_dsl_tasks
 
 # ----------------------------------------------------------------- GEMM 512^3, FP16 in, FP32 out
 MM, MB = 512, 128
@@ -73,7 +59,7 @@ def gemm_dsl_tasks(a: pl.Tensor[[MM, MM], pl.FP16], b: pl.Tensor[[MM, MM], pl.FP
 
 
 # ----------------------------------------------------------------- row softmax 4096 x 1024 FP32
-SR, SC, SB = 4096, 1024, 8
+# The many-tasks version is bench_kernels' pl.parallel softmax, of SB-row blocks.
 
 
 @pl.jit
@@ -86,19 +72,6 @@ def softmax_external(x: pl.Tensor, out: pl.Out[pl.Tensor]):
 def softmax_dsl_one_task(x: pl.Tensor[[SR, SC], pl.FP32], out: pl.Out[pl.Tensor[[SR, SC], pl.FP32]]):
     with pl.at(level=pl.Level.CORE_GROUP):
         for r in pl.range(0, SR, SB):
-            t = pl.load(x, [r, 0], [SB, SC])
-            work = pl.create_tile([SB, SC], dtype=pl.FP32, target_memory=pl.Mem.Vec)
-            m: pl.Tile[[SB, 1], pl.FP32] = pl.row_max(t, work)
-            e = pl.exp(pl.row_expand_sub(t, m))
-            s: pl.Tile[[SB, 1], pl.FP32] = pl.row_sum(e, work)
-            pl.store(pl.row_expand_div(e, s), [r, 0], out)
-    return out
-
-
-@pl.jit
-def softmax_dsl_tasks(x: pl.Tensor[[SR, SC], pl.FP32], out: pl.Out[pl.Tensor[[SR, SC], pl.FP32]]):
-    for r in pl.parallel(0, SR, SB):
-        with pl.at(level=pl.Level.CORE_GROUP):
             t = pl.load(x, [r, 0], [SB, SC])
             work = pl.create_tile([SB, SC], dtype=pl.FP32, target_memory=pl.Mem.Vec)
             m: pl.Tile[[SB, 1], pl.FP32] = pl.row_max(t, work)
@@ -181,7 +154,9 @@ def rows() -> list[tuple[str, dict[str, float]]]:
 
 
 def main() -> None:
-    table = rows()
+    with tempfile.TemporaryDirectory() as build:
+        os.environ["PYPTO_PROG_BUILD_DIR"] = build
+        table = rows()
     header = f"{'kernel':<28} {'external ms':>12} {'DSL 1 task ms':>14} {'ratio':>7} {'DSL tasks ms':>13} {'ratio':>7}"
     print(header)
     print("-" * len(header))

@@ -30,6 +30,17 @@
 set(PYPTO_PLUGIN_ONE_VALUE_KEYWORDS KIND MANIFEST OUTPUT_DIR INSTALL_DIR VERSION DESCRIPTION)
 set(PYPTO_PLUGIN_MULTI_VALUE_KEYWORDS SOURCES LINK PROVIDES REQUIRES EXTRA_FIELDS)
 
+# Where plugin `name` is staged by default: PYPTO_PLUGIN_OUTPUT_DIR/<name>, or
+# <build>/plugins/<name>, one folder for all plugins of a project, so that one
+# PYPTO_PLUGIN_PATH entry finds them.
+function(_pypto_plugin_output_dir name out_var)
+  if(DEFINED PYPTO_PLUGIN_OUTPUT_DIR)
+    set(${out_var} ${PYPTO_PLUGIN_OUTPUT_DIR}/${name} PARENT_SCOPE)
+  else()
+    set(${out_var} ${CMAKE_BINARY_DIR}/plugins/${name} PARENT_SCOPE)
+  endif()
+endfunction()
+
 function(pypto_add_plugin name)
   cmake_parse_arguments(ARG "" "${PYPTO_PLUGIN_ONE_VALUE_KEYWORDS}" "${PYPTO_PLUGIN_MULTI_VALUE_KEYWORDS}" ${ARGN})
   if(ARG_UNPARSED_ARGUMENTS)
@@ -44,12 +55,7 @@ function(pypto_add_plugin name)
     message(FATAL_ERROR "pypto_add_plugin(${name}): give the plugin's source files with SOURCES a.cpp b.cpp ...")
   endif()
   if(NOT ARG_OUTPUT_DIR)
-    if(DEFINED PYPTO_PLUGIN_OUTPUT_DIR)
-      set(ARG_OUTPUT_DIR ${PYPTO_PLUGIN_OUTPUT_DIR}/${name})
-    else()
-      # One folder for all plugins of a project: one PYPTO_PLUGIN_PATH entry finds them.
-      set(ARG_OUTPUT_DIR ${CMAKE_BINARY_DIR}/plugins/${name})
-    endif()
+    _pypto_plugin_output_dir(${name} ARG_OUTPUT_DIR)
   endif()
   set(manifest_out ${ARG_OUTPUT_DIR}/manifest.yaml)
 

@@ -11,6 +11,7 @@ DEBIAN_PACKAGES=(
   libboost-dev libyaml-cpp-dev nlohmann-json3-dev
   googletest libgtest-dev libgmock-dev
   python3-venv
+  chromium
 )
 
 missing=()

@@ -1,0 +1,1 @@
+"""Developer tools that read PyPTO's compile outputs (see docs/memory-map.md)."""

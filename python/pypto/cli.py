@@ -85,6 +85,12 @@ def _cmd_run(args: argparse.Namespace) -> int:
     return cli_kernels.run_command(args)
 
 
+def _cmd_debug_bisect(args: argparse.Namespace) -> int:
+    from pypto.debug.bisect import bisect_command
+
+    return bisect_command(args)
+
+
 def _cmd_ops(args: argparse.Namespace) -> int:
     from pypto import ops
 
@@ -160,6 +166,17 @@ def build_parser() -> argparse.ArgumentParser:
                                                    "tensors) by name; bfloat16 and float8 as float32")
     p.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default 0)")
     p.set_defaults(func=_cmd_run)
+    p = sub.add_parser("debug", help="debugging aids for a @pl.jit kernel (see docs/torch-codegen.md)")
+    debug = p.add_subparsers(dest="debug_command", required=True)
+    p = debug.add_parser("bisect", help="find the first pass after which the kernel's torch script computes "
+                                        "something else, and check the final script against the simulator")
+    _add_kernel_arguments(p)
+    p.add_argument("--inputs", metavar="F.npz",
+                   help="arrays by parameter name (0-d for scalars); parameters it lacks get random inputs")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default 0)")
+    p.add_argument("--rtol", type=float, help="relative tolerance (default: by dtype; integers exact)")
+    p.add_argument("--atol", type=float, help="absolute tolerance (default: by dtype; integers exact)")
+    p.set_defaults(func=_cmd_debug_bisect)
     p = sub.add_parser("ops", help="list the registered ops with their signatures")
     p.add_argument("--namespace", help="only ops of this namespace (tensor, tile, system, array)")
     p.set_defaults(func=_cmd_ops)

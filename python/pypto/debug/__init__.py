@@ -50,3 +50,7 @@ def load_torch_script(text: str, name: str = "pypto_torch_script") -> types.Modu
     sys.modules[name] = module  # dataclasses look their module up while the script defines them
     exec(compile(text, f"<{name}>", "exec"), module.__dict__)
     return module
+
+from pypto.debug.bisect import BisectReport, Divergence, bisect  # noqa: E402 - it uses the functions above
+
+__all__ += ["bisect", "BisectReport", "Divergence"]

@@ -12,6 +12,7 @@ def test_torch_codegen_page(tmp_path, monkeypatch, capsys):
     assert "_jit_add_relu_torch.py" in printed
     differences = re.findall(r"max \|sim - script\| = (\S+)", printed)
     assert len(differences) == 2 and all(float(d) == 0.0 for d in differences), printed
+    assert "bisect ok: True None" in printed
 
 
 def test_torch_codegen_page_links_resolve():

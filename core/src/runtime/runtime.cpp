@@ -229,7 +229,10 @@ Runtime::Runtime(RuntimeOptions options) {
 Runtime::~Runtime() {
   {
     std::unique_lock lock(mu_);
-    work_cv_.notify_all();  // a deferred block (see Release) still runs
+    // A deferred block (see Release) still runs, on a worker.
+    wake_deferred_ = false;
+    PublishReady();
+    work_cv_.notify_all();
     done_cv_.wait(lock, [&] { return unfinished_ == 0; });
     stopping_ = true;
   }
@@ -381,6 +384,7 @@ TaskId Runtime::Enqueue(const KernelSet& kernels, const TaskArgs& args, int core
     StartRunIfIdle(retired);
     if (wake_deferred_) {
       wake_deferred_ = false;
+      PublishReady();
       WakeWorkers(static_cast<int>(ready_.size()));
     }
   }
@@ -433,15 +437,13 @@ void Runtime::Release(Task* t, bool from_submit) {
   }
   if (t->record) t->record->ready_ns = NowNs();
   for (int32_t b = 0; b < t->core_num; ++b) ready_.push_back({t, b});
-  ready_count_.store(ready_.size(), std::memory_order_relaxed);
   // Waking a worker costs more than a small kernel. A lone block the
   // submitting thread made ready waits for the next submit or for WaitAll,
   // where that thread runs it itself; programs of one task then never hand
-  // off to a worker and back.
-  if (from_submit && ready_.size() == 1) {
-    wake_deferred_ = true;
-    return;
-  }
+  // off to a worker and back. Workers (polling ones too) leave it alone.
+  wake_deferred_ = from_submit && ready_.size() == 1;
+  PublishReady();
+  if (wake_deferred_) return;
   WakeWorkers(t->core_num);
 }
 
@@ -492,13 +494,19 @@ int Runtime::FreeClusters() const {
 
 bool Runtime::CanStartBlock() const { return !ready_.empty() && FreeCluster() >= 0; }
 
+bool Runtime::WorkerCanStartBlock() const { return !wake_deferred_ && CanStartBlock(); }
+
+void Runtime::PublishReady() {
+  ready_count_.store(wake_deferred_ ? 0 : ready_.size(), std::memory_order_relaxed);
+}
+
 void Runtime::RunNextBlock(std::unique_lock<std::mutex>& lock) {
   int cluster = FreeCluster();
   cluster_busy_[cluster] = true;
   Block block = ready_.front();
   ready_.pop_front();
-  ready_count_.store(ready_.size(), std::memory_order_relaxed);
   if (ready_.empty()) wake_deferred_ = false;
+  PublishReady();
   lock.unlock();
   RunBlock(block, cluster);
   lock.lock();
@@ -522,9 +530,9 @@ void Runtime::SpinForWork(std::unique_lock<std::mutex>& lock) {
 void Runtime::WorkerLoop() {
   std::unique_lock lock(mu_);
   for (;;) {
-    if (!stopping_ && !CanStartBlock()) SpinForWork(lock);
+    if (!stopping_ && !WorkerCanStartBlock()) SpinForWork(lock);
     ++idle_workers_;
-    work_cv_.wait(lock, [&] { return stopping_ || CanStartBlock(); });
+    work_cv_.wait(lock, [&] { return stopping_ || WorkerCanStartBlock(); });
     --idle_workers_;
     if (stopping_) return;
     RunNextBlock(lock);

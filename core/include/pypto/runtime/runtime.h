@@ -204,6 +204,10 @@ class Runtime {
   int FreeCluster() const;
   int FreeClusters() const;
   bool CanStartBlock() const;
+  // CanStartBlock, less a block waiting for its submitting thread (wake_deferred_).
+  bool WorkerCanStartBlock() const;
+  // Sets ready_count_: the blocks a worker may take.
+  void PublishReady();
   // Runs the first ready block on a free cluster (CanStartBlock() must hold),
   // with `lock` released meanwhile.
   void RunNextBlock(std::unique_lock<std::mutex>& lock);
@@ -237,7 +241,7 @@ class Runtime {
   TaskId run_first_id_ = 0;
   std::vector<std::unique_ptr<Task>> tasks_;  // this run's tasks, by id - run_first_id_
   std::deque<Block> ready_;
-  std::atomic<size_t> ready_count_{0};  // ready_.size(), for workers polling without mu_
+  std::atomic<size_t> ready_count_{0};  // blocks workers may take (PublishReady), read without mu_
   bool wake_deferred_ = false;  // ready_ holds a block no worker was told about
   int idle_workers_ = 0;        // workers waiting on work_cv_
   std::vector<AccessGroup> accesses_;  // unfinished tasks' tensor args

@@ -84,9 +84,9 @@ class ExternDecorator:
         if options.get("core_type") == "mixed":
             mixed.insert(0, 'core_type="mixed"')
         if mixed:
-            raise NotImplementedError(
-                f"{self.spelling}({', '.join(mixed)}): mixed external kernels (an AIC and an AIV source run as one "
-                "task) are not supported yet; write the cube and vector parts as two kernels, "
+            raise TypeError(
+                f"{self.spelling}({', '.join(mixed)}): an external kernel runs on one core type, AIC or AIV; an AIC "
+                "and an AIV source run as one task are not accepted. Write the cube and vector parts as two kernels, "
                 '@pl.jit.extern(core_type="aic", ...) and @pl.jit.extern(core_type="aiv", ...), and call both')
 
     def _check(self, options: dict[str, Any]) -> None:

@@ -278,10 +278,9 @@ def test_a_kernel_plugin_has_no_library(tmp_path):
     {"core_type": "aiv", "source": "k.cpp", "aiv_source": "v.cpp"},
     {"core_type": "aiv", "source": "k.cpp", "dual_aiv_dispatch": True},
 ])
-def test_mixed_external_kernels_are_not_supported_yet(options):
-    with pytest.raises(NotImplementedError, match=r"@pl.jit.extern\(.*\): mixed external kernels \(an AIC and an AIV "
-                                                  r"source run as one task\) are not supported yet; write the cube "
-                                                  r"and vector parts as two kernels"):
+def test_an_external_kernel_runs_on_one_core_type(options):
+    with pytest.raises(TypeError, match=r"@pl.jit.extern\(.*\): an external kernel runs on one core type, AIC or "
+                                        r"AIV; .* are not accepted. Write the cube and vector parts as two kernels"):
         pl.jit.extern(**options)
 
 

@@ -23,14 +23,13 @@ import traceback
 from pathlib import Path
 from typing import Any
 
-from pypto.jit.annotations import DynamicDim, ParamSpec
+from pypto.jit.annotations import DynamicDim, ParamSpec, call_outputs
 from pypto.jit.arrays import TORCH_DTYPES
 from pypto.jit.function import JITFunction
 from pypto.runtime.config import RunConfig
 
 # Random inputs: floats uniform in [-1, 1), integers in [-8, 8) ([0, 8) unsigned), so sums and products stay small.
 INT_RANGE = 8
-OUTPUT_DIRECTIONS = ("Out", "InOut")
 
 
 class CommandError(Exception):
@@ -156,7 +155,7 @@ def run_command(args: argparse.Namespace) -> int:
               for s in specs if s.name in given or s.kind == "tensor"}
     values |= {s.name: _scalar_default(kernel, s) for s in specs if s.kind == "scalar" and s.name not in values}
     result = kernel(config=config, **values)
-    outputs = _outputs(specs, values, result)
+    outputs = call_outputs(specs, values, result)
     for name, tensor in outputs.items():
         print(summary(name, tensor))
     if args.save:
@@ -230,17 +229,6 @@ def _check_shape(path: str, spec: ParamSpec, shape: tuple[int, ...]) -> None:
     if not fits:
         raise CommandError(f"--inputs {path}: '{spec.name}' has shape {list(shape)} but the parameter is "
                            f"{spec.text}")
-
-
-def _outputs(specs: list[ParamSpec], values: dict[str, Any], result: Any) -> dict[str, Any]:
-    """pl.Out and pl.InOut parameters by name, then each returned tensor the program created
-    (`return`, or `return_0`, `return_1`, ... for several)."""
-    outputs = {s.name: values[s.name] for s in specs if s.direction in OUTPUT_DIRECTIONS}
-    returned = result if isinstance(result, tuple) else (() if result is None else (result,))
-    created = [r for r in returned if not any(r is v for v in values.values())]
-    for index, tensor in enumerate(created):
-        outputs["return" if len(created) == 1 else f"return_{index}"] = tensor
-    return outputs
 
 
 def summary(name: str, tensor: Any) -> str:

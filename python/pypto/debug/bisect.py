@@ -20,12 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from pypto.debug import load_torch_script, torch_codegen
+from pypto.jit.annotations import call_outputs
 
 __all__ = ["Divergence", "BisectReport", "bisect", "default_tolerance"]
 
 # (rtol, atol) per floating dtype name; other dtypes must be equal.
 TOLERANCES = {"float32": (1e-4, 1e-4), "float64": (1e-9, 1e-9), "float16": (2e-3, 2e-3), "bfloat16": (1.6e-2, 1e-2)}
-OUTPUT_DIRECTIONS = ("Out", "InOut")
 
 
 def default_tolerance(dtype: Any) -> tuple[float, float]:
@@ -140,21 +140,11 @@ def _clone(values: dict[str, Any]) -> dict[str, Any]:
     return {k: v.clone() if isinstance(v, torch.Tensor) else v for k, v in values.items()}
 
 
-def _outputs(specs: list[Any], values: dict[str, Any], result: Any) -> dict[str, Any]:
-    """pl.Out/pl.InOut parameters by name, then returned tensors the program created."""
-    outputs = {s.name: values[s.name] for s in specs if s.direction in OUTPUT_DIRECTIONS}
-    returned = result if isinstance(result, tuple) else (() if result is None else (result,))
-    created = [r for r in returned if not any(r is v for v in values.values())]
-    for index, tensor in enumerate(created):
-        outputs["return" if len(created) == 1 else f"return_{index}"] = tensor
-    return outputs
-
-
 def _run_script(program: Any, specs: list[Any], values: dict[str, Any]) -> dict[str, Any]:
     script = load_torch_script(torch_codegen(program))
     args = _clone(values)
     result = script.ENTRY(*[args[name] for name, *_ in script.PARAMS])
-    return _outputs(specs, args, result)
+    return call_outputs(specs, args, result)
 
 
 def _stage_name(dump: Path) -> str:
@@ -191,7 +181,7 @@ def bisect(kernel: Any, *args: Any, config: Any = None, rtol: float | None = Non
     if compiled.can_run:
         sim_values = _clone(values)
         result = compiled.run_bound({p.name: sim_values[p.name] for p in compiled.params})
-        simulated = _outputs(specs, sim_values, result)
+        simulated = call_outputs(specs, sim_values, result)
     report.simulated = simulated is not None
 
     dumps = sorted(p for p in compiled.passes_dump_dir.glob("*.py") if re.match(r"^\d+_", p.name))

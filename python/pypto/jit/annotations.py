@@ -210,3 +210,17 @@ class AnnotationReader:
                     statement.target.id == alias and statement.value is not None:
                 return statement.value
         return None
+
+
+OUTPUT_DIRECTIONS = ("Out", "InOut")
+
+
+def call_outputs(specs: list[ParamSpec], values: dict[str, Any], result: Any) -> dict[str, Any]:
+    """What a kernel call produced: its pl.Out and pl.InOut arguments by parameter name, then each returned tensor
+    the program created (`return`, or `return_0`, `return_1`, ... for several)."""
+    outputs = {s.name: values[s.name] for s in specs if s.direction in OUTPUT_DIRECTIONS}
+    returned = result if isinstance(result, tuple) else (() if result is None else (result,))
+    created = [r for r in returned if not any(r is v for v in values.values())]
+    for index, tensor in enumerate(created):
+        outputs["return" if len(created) == 1 else f"return_{index}"] = tensor
+    return outputs

@@ -28,6 +28,7 @@ py::dict PlatformToDict(const backend::Platform& p) {
   d["moves"] = p.moves;
   d["efficient_transfer_bytes"] = p.efficient_transfer_bytes;
   d["acc_m_alignment"] = p.acc_m_alignment;
+  d["throughput"] = p.throughput;
   return d;
 }
 

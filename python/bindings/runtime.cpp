@@ -223,6 +223,27 @@ void BindRunTrace(py::module_& m) {
   using runtime::RunTrace;
   using runtime::TaskTrace;
   using runtime::TensorTrace;
+  using runtime::CoreCounters;
+  // Counters by name: pipes and memory spaces as the platform files name them.
+  auto by_name = [](const auto& names, const auto& values) {
+    py::dict d;
+    for (size_t i = 0; i < names.size(); ++i) d[names[i]] = values[i];
+    return d;
+  };
+  py::class_<CoreCounters>(m, "CoreCounters",
+                           "What the simulated performance model charged one kernel on one core: cycles, busy "
+                           "cycles and instructions per pipe (MTE2, MTE1, V, M, MTE3, FIX), bytes read and written "
+                           "per memory space (Vec, Mat, Left, Right, Acc, Bias, GM).")
+      .def_readonly("measured", &CoreCounters::measured)
+      .def_readonly("cycles", &CoreCounters::cycles)
+      .def_property_readonly("pipe_busy_cycles",
+                             [=](const CoreCounters& c) { return by_name(runtime::kPipeNames, c.pipe_busy_cycles); })
+      .def_property_readonly("pipe_instructions",
+                             [=](const CoreCounters& c) { return by_name(runtime::kPipeNames, c.pipe_instructions); })
+      .def_property_readonly("bytes_read",
+                             [=](const CoreCounters& c) { return by_name(runtime::kCountedSpaceNames, c.bytes_read); })
+      .def_property_readonly(
+          "bytes_written", [=](const CoreCounters& c) { return by_name(runtime::kCountedSpaceNames, c.bytes_written); });
   py::class_<CoreSpan>(m, "CoreSpan", "One core's share of one block of a traced task (times in ns since the run's "
                                       "first submit).")
       .def_readonly("block_idx", &CoreSpan::block_idx)
@@ -232,7 +253,8 @@ void BindRunTrace(py::module_& m) {
       .def_readonly("dispatch_ns", &CoreSpan::dispatch_ns)
       .def_readonly("start_ns", &CoreSpan::start_ns)
       .def_readonly("end_ns", &CoreSpan::end_ns)
-      .def_readonly("retire_ns", &CoreSpan::retire_ns);
+      .def_readonly("retire_ns", &CoreSpan::retire_ns)
+      .def_readonly("counters", &CoreSpan::counters);
   py::class_<TensorTrace>(m, "TensorTrace", "A buffer (storage root) the run's tensor arguments view.")
       .def_readonly("tensor_id", &TensorTrace::tensor_id)
       .def_readonly("buffer_addr", &TensorTrace::buffer_addr)

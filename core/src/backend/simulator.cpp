@@ -1,6 +1,8 @@
 #include "pypto/backend/simulator.h"
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "pypto/runtime/c_api.h"
 
@@ -18,12 +20,87 @@ constexpr std::pair<pto::TileType, ir::MemorySpace> kVectorSpaces[] = {{pto::Til
 
 std::string SpaceName(pto::TileType t) { return pto::TileTypeName(t); }
 
+// The figures a platform file leaves out: an engine moving 128 bytes a cycle
+// with no latency, a cube doing 1024 MACs a cycle. They keep the model
+// running; platforms/*.yaml give the real ones.
+constexpr double kDefaultBytesPerCycle = 128;
+constexpr double kDefaultMacsPerCycle = 1024;
+
+// pto::Pipe order, named as in the platform file's throughput section.
+constexpr const char* kPipeFigureNames[pto::kNumPipes] = {"MTE2", "MTE1", "V", "M", "MTE3", "FIX"};
+
 }  // namespace
 
+pto::PerfModel PerfFigures(const Platform& platform) {
+  pto::PerfModel model;
+  for (int p = 0; p < pto::kNumPipes; ++p) {
+    const std::string pipe = kPipeFigureNames[p];
+    model.pipes[p].per_cycle = platform.Throughput(pipe, "bytes_per_cycle").value_or(kDefaultBytesPerCycle);
+    model.pipes[p].latency = static_cast<uint64_t>(platform.Throughput(pipe, "latency_cycles").value_or(0));
+  }
+  auto macs = [&](const char* figure) { return platform.Throughput("M", figure).value_or(kDefaultMacsPerCycle); };
+  model.cube_macs_per_cycle[static_cast<int>(pto::CubeKind::Half)] = macs("fp16_macs_per_cycle");
+  model.cube_macs_per_cycle[static_cast<int>(pto::CubeKind::Float)] = macs("fp32_macs_per_cycle");
+  model.cube_macs_per_cycle[static_cast<int>(pto::CubeKind::Int8)] = macs("int8_macs_per_cycle");
+  return model;
+}
+
+// A core and its performance model; the model's scoreboard has a chunk
+// entry per kChunkBytes of each of the core's buffers.
+struct SimulatedCores::ModelledCore : pto::SimCore {
+  pto::PerfModel model;
+  std::vector<uint64_t> scoreboard;  // every space's written_at, then every space's read_at
+
+  void SizeScoreboard() {
+    uint64_t total = 0;
+    for (int t = 0; t < pto::kNumTileTypes; ++t) {
+      model.chunks[t] = (capacity[t] + pto::PerfModel::kChunkBytes - 1) / pto::PerfModel::kChunkBytes;
+      total += model.chunks[t];
+    }
+    scoreboard.assign(2 * total, 0);
+    uint64_t* next = scoreboard.data();
+    for (auto* table : {model.written_at, model.read_at}) {
+      for (int t = 0; t < pto::kNumTileTypes; ++t) {
+        table[t] = model.chunks[t] > 0 ? next : nullptr;
+        next += model.chunks[t];
+      }
+    }
+  }
+
+  void BeginCounting() {
+    std::fill(scoreboard.begin(), scoreboard.end(), 0);
+    for (int p = 0; p < pto::kNumPipes; ++p) {
+      model.pipe_free[p] = model.busy_cycles[p] = model.instructions[p] = 0;
+    }
+    for (int s = 0; s < pto::kNumCountedSpaces; ++s) model.bytes_read[s] = model.bytes_written[s] = 0;
+    model.done = 0;
+    perf = &model;
+  }
+
+  void EndCounting(runtime::CoreCounters& out) {
+    perf = nullptr;
+    out.measured = true;
+    out.cycles = static_cast<int64_t>(model.done);
+    for (int p = 0; p < pto::kNumPipes; ++p) {
+      out.pipe_busy_cycles[p] = static_cast<int64_t>(model.busy_cycles[p]);
+      out.pipe_instructions[p] = static_cast<int64_t>(model.instructions[p]);
+    }
+    // pto's TileType order, then global memory: the order of kCountedSpaceNames.
+    for (int s = 0; s < pto::kNumCountedSpaces; ++s) {
+      out.bytes_read[s] = static_cast<int64_t>(model.bytes_read[s]);
+      out.bytes_written[s] = static_cast<int64_t>(model.bytes_written[s]);
+    }
+  }
+};
+
+static_assert(runtime::kPipeNames.size() == pto::kNumPipes);
+static_assert(runtime::kCountedSpaceNames.size() == pto::kNumCountedSpaces);
+
 SimulatedCores::SimulatedCores(const Platform& platform, int clusters) {
+  const pto::PerfModel figures = PerfFigures(platform);
   for (int c = 0; c < clusters; ++c) {
     for (int slot = 0; slot < kCoresPerCluster; ++slot) {
-      auto core = std::make_unique<pto::SimCore>();
+      auto core = std::make_unique<ModelledCore>();
       auto assign = [&](pto::TileType t, ir::MemorySpace space) {
         if (!platform.HasSpace(space)) return;
         auto bytes = static_cast<uint64_t>(platform.Capacity(space));
@@ -37,10 +114,14 @@ SimulatedCores::SimulatedCores(const Platform& platform, int clusters) {
       } else {
         for (auto [t, space] : kVectorSpaces) assign(t, space);
       }
+      core->model = figures;
+      core->SizeScoreboard();
       cores_.push_back(std::move(core));
     }
   }
 }
+
+SimulatedCores::~SimulatedCores() = default;
 
 pto::SimCore* SimulatedCores::Core(int cluster, runtime::CoreType type, int lane) {
   int slot = type == runtime::CoreType::AIC ? 0 : 1 + lane;
@@ -50,6 +131,18 @@ pto::SimCore* SimulatedCores::Core(int cluster, runtime::CoreType type, int lane
 
 runtime::RuntimeOptions::CoreStateFn SimulatedCores::StateFn() {
   return [this](int cluster, runtime::CoreType type, int lane) -> void* { return Core(cluster, type, lane); };
+}
+
+runtime::RuntimeOptions SimulatedCores::Options() {
+  runtime::RuntimeOptions options(clusters(), StateFn());
+  // The states are this class's cores (StateFn), so the downcast is exact.
+  options.begin_counting = [](void* state) {
+    static_cast<ModelledCore*>(static_cast<pto::SimCore*>(state))->BeginCounting();
+  };
+  options.end_counting = [](void* state, runtime::CoreCounters& out) {
+    static_cast<ModelledCore*>(static_cast<pto::SimCore*>(state))->EndCounting(out);
+  };
+  return options;
 }
 
 std::string DescribeSimFault(const pto::SimFault& f) {

@@ -47,7 +47,7 @@ struct SimulatedChip {
   SimulatedChip(const Platform& platform, int clusters)
       : clusters(clusters > 0 ? clusters : std::max(1, static_cast<int>(std::thread::hardware_concurrency()))),
         cores(platform, this->clusters),
-        runtime(runtime::RuntimeOptions{this->clusters, cores.StateFn()}) {}
+        runtime(cores.Options()) {}
 
   int clusters;
   SimulatedCores cores;

@@ -40,8 +40,9 @@ int64_t NowNs() {
 // When one core of a block ran, read only in traced runs (hence no
 // initializers: untraced blocks should not pay for zeroing them).
 struct CoreTimes {
-  int64_t start_ns;
-  int64_t end_ns;
+  int64_t start_ns = 0;
+  int64_t end_ns = 0;
+  CoreCounters counters;
 };
 
 // Whether `inner` provably lies inside `outer`: views of one root with one
@@ -220,6 +221,10 @@ Runtime::Runtime(RuntimeOptions options) {
       core_states_[c] = {options.core_state(c, CoreType::AIC, 0), options.core_state(c, CoreType::AIV, 0),
                          options.core_state(c, CoreType::AIV, 1)};
     }
+  }
+  if (options.begin_counting && options.end_counting) {
+    begin_counting_ = std::move(options.begin_counting);
+    end_counting_ = std::move(options.end_counting);
   }
   cluster_busy_.assign(n, false);
   workers_.reserve(n);
@@ -549,10 +554,19 @@ struct Member {
 
 thread_local void* current_core_state = nullptr;
 
-// `times` is null unless the task is traced.
-void RunMember(const Member& m, const int64_t* slots, PyptoRtCoreContext& ctx, CoreFault& fault, CoreTimes* times) {
+// The runtime's counting hooks (RuntimeOptions::begin_counting, end_counting).
+struct Counting {
+  const std::function<void(void*)>& begin;
+  const std::function<void(void*, CoreCounters&)>& end;
+};
+
+// `times` is null unless the task is traced; `counting` null unless it is
+// traced and the cores count.
+void RunMember(const Member& m, const int64_t* slots, PyptoRtCoreContext& ctx, CoreFault& fault, CoreTimes* times,
+               const Counting* counting) {
   ctx.fault = &fault;
   current_core_state = ctx.core_state;
+  if (counting != nullptr) counting->begin(ctx.core_state);
   if (times != nullptr) times->start_ns = NowNs();
   try {
     m.kernel->fn(slots, &ctx);
@@ -562,6 +576,7 @@ void RunMember(const Member& m, const int64_t* slots, PyptoRtCoreContext& ctx, C
     pypto_rt_kernel_fail(&ctx, "", nullptr, 0, "the kernel threw a non-standard exception");
   }
   if (times != nullptr) times->end_ns = NowNs();
+  if (counting != nullptr) counting->end(ctx.core_state, times->counters);
   current_core_state = nullptr;
 }
 
@@ -575,6 +590,8 @@ void Runtime::RunBlock(const Block& block, int cluster_id) {
   const bool traced = t->record != nullptr;
   const int64_t dispatch_ns = traced ? NowNs() : 0;
   std::array<CoreTimes, 3> times;
+  const Counting counting{begin_counting_, end_counting_};
+  const Counting* counts = traced && begin_counting_ ? &counting : nullptr;
   // Fixed arrays, not vectors: a block of a small kernel costs little more
   // than its allocations would.
   std::array<Member, 3> members;
@@ -599,10 +616,10 @@ void Runtime::RunBlock(const Block& block, int cluster_id) {
     auto& lane = lanes[i - 1];
     if (!lane) lane = std::make_unique<LaneThread>();
     lane->Post([&, i] {
-      RunMember(members[i], t->slots.data(), contexts[i], faults[i], traced ? &times[i] : nullptr);
+      RunMember(members[i], t->slots.data(), contexts[i], faults[i], traced ? &times[i] : nullptr, counts);
     });
   }
-  RunMember(members[0], t->slots.data(), contexts[0], faults[0], traced ? &times[0] : nullptr);
+  RunMember(members[0], t->slots.data(), contexts[0], faults[0], traced ? &times[0] : nullptr, counts);
   for (size_t i = 1; i < count; ++i) lanes[i - 1]->Wait();
 
   std::lock_guard lock(mu_);
@@ -612,7 +629,7 @@ void Runtime::RunBlock(const Block& block, int cluster_id) {
     for (size_t i = 0; i < count; ++i) {
       CoreType type = members[i].core_type == PYPTO_RT_AIC ? CoreType::AIC : CoreType::AIV;
       t->record->spans.push_back({block.block_idx, cluster_id, type, members[i].subblock, dispatch_ns,
-                                  times[i].start_ns, times[i].end_ns, retire_ns});
+                                  times[i].start_ns, times[i].end_ns, retire_ns, times[i].counters});
     }
   }
   for (size_t i = 0; i < count; ++i) {

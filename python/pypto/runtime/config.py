@@ -20,6 +20,8 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
+from pypto.runtime import pmu
+
 PLATFORMS = ("a2a3", "a2a3sim", "a5", "a5sim")
 DEFAULT_BACKEND = "npu"
 INT32_MAX = 2**31 - 1
@@ -70,6 +72,15 @@ def _require_int(name: str, value: object, *, allow_none: bool = False, minimum:
         raise TypeError(f"RunConfig.{name} must be an int, got {type(value).__name__} {value!r}")
     if value < minimum:
         raise ValueError(f"RunConfig.{name} must be >= {minimum}, got {value}")
+
+
+def _pmu_level(value: object) -> int:
+    """enable_pmu as its int: True is 1 (every event group)."""
+    if isinstance(value, bool):
+        return int(value)
+    _require_int("enable_pmu", value)
+    pmu.check_level(value)
+    return value
 
 
 def _require_bool(name: str, value: object) -> None:
@@ -192,7 +203,7 @@ class RunConfig:
             raise TypeError(f"RunConfig.memory_planner must be a MemoryPlanner or None, got {self.memory_planner!r}")
         _require_int("device_id", self.device_id)
         _require_int("aicpu_thread_num", self.aicpu_thread_num, allow_none=True, minimum=1)
-        _require_int("enable_pmu", self.enable_pmu)
+        self.enable_pmu = _pmu_level(self.enable_pmu)
         for tolerance in ("rtol", "atol"):
             value = getattr(self, tolerance)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:

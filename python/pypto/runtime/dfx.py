@@ -11,6 +11,11 @@ module writes, under ``<output_dir>/dfx_outputs/``:
   finish on its core, level 3 a scheduler process (ready-queue depth and when
   each task became ready), level 4 an orchestrator process (one slice per
   submit). Times are microseconds of host time since the run's first submit.
+* ``chip_swimlane_device.json``: the same run in simulated device time (levels
+  1-3): every block placed on the platform's cores by its modelled cycles
+  (``pypto.runtime.device_time``); slices carry the kernel's cycles per pipe.
+* ``pmu.csv`` (``RunConfig(enable_pmu=N)``): per kernel per core, the
+  modelled cycles, pipe utilisation and bytes moved (``pypto.runtime.pmu``).
 * ``deps.json`` and ``deps.dot``: the tasks, their arguments, the buffers they
   view and every dependency edge with its source (``explicit`` deps= or an
   argument ``overlap``); 64-bit ids are strings.
@@ -25,8 +30,12 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from pypto import platforms
+from pypto.runtime import device_time, pmu
+
 DFX_DIR = "dfx_outputs"
 SWIMLANE_FILE = "chip_swimlane.json"
+DEVICE_SWIMLANE_FILE = "chip_swimlane_device.json"
 DEPS_FILE = "deps.json"
 DOT_FILE = "deps.dot"
 # What deps.json names as its runtime: the simulator's task runtime (tasks, derived deps, clusters).
@@ -39,8 +48,8 @@ LEVEL_ORCHESTRATOR = 4
 
 
 def wants_trace(config: Any) -> bool:
-    """Whether a run with `config` must be traced: a swimlane or a dependency graph was asked for."""
-    return config is not None and bool(config.enable_chip_swimlane or config.enable_dep_gen)
+    """Whether a run with `config` must be traced: a swimlane, a PMU report or a dependency graph was asked for."""
+    return config is not None and bool(config.enable_chip_swimlane or config.enable_dep_gen or config.enable_pmu)
 
 
 def write_outputs(trace: Any, output_dir: Path, config: Any, *, entry: str, platform: str) -> list[Path]:
@@ -48,9 +57,17 @@ def write_outputs(trace: Any, output_dir: Path, config: Any, *, entry: str, plat
     folder = Path(output_dir) / DFX_DIR
     folder.mkdir(parents=True, exist_ok=True)
     written = []
+    figures = platforms.get(platform)
     if config.enable_chip_swimlane:
         swimlane = swimlane_trace(trace, config.enable_chip_swimlane, entry=entry, platform=platform)
         written.append(_write_json(folder / SWIMLANE_FILE, swimlane))
+        device = device_time.schedule(trace, figures)
+        device_lane = swimlane_trace(device, min(config.enable_chip_swimlane, LEVEL_SCHEDULER), entry=entry,
+                                     platform=platform, clock=DEVICE_CLOCK)
+        written.append(_write_json(folder / DEVICE_SWIMLANE_FILE, device_lane))
+    if config.enable_pmu:
+        ghz = device_time.DeviceFigures.of(figures).ghz
+        written.append(pmu.write(trace, folder / pmu.PMU_FILE, config.enable_pmu, ghz))
     if config.enable_dep_gen:
         deps = deps_document(trace, entry=entry, platform=platform)
         written.append(_write_json(folder / DEPS_FILE, deps))
@@ -80,8 +97,14 @@ def _cluster_pid(cluster: int) -> int:
     return cluster + 1  # pid 0 reads as "no process" in some viewers
 
 
-def swimlane_trace(trace: Any, level: int, *, entry: str = "", platform: str = "") -> dict[str, Any]:
-    """The Chrome Trace Event document of a run at swimlane `level` (1-4)."""
+HOST_CLOCK = "us since the run's first submit (host clock)"
+DEVICE_CLOCK = "us since the run's first task became ready (simulated device time)"
+
+
+def swimlane_trace(trace: Any, level: int, *, entry: str = "", platform: str = "",
+                   clock: str = HOST_CLOCK) -> dict[str, Any]:
+    """The Chrome Trace Event document of a run at swimlane `level` (1-4): a host ``RunTrace``, or a
+    ``device_time.DeviceTrace`` with `clock` DEVICE_CLOCK."""
     events = _track_names(trace.clusters)
     for task in trace.tasks:
         events.extend(_kernel_slices(task))
@@ -94,7 +117,7 @@ def swimlane_trace(trace: Any, level: int, *, entry: str = "", platform: str = "
         events.extend(_orchestrator_slices(trace.tasks, pid=_cluster_pid(trace.clusters) + 1))
     return {"traceEvents": events, "displayTimeUnit": "ns",
             "otherData": {"entry": entry, "platform": platform, "swimlane_level": level,
-                          "clusters": trace.clusters, "time_unit": "us since the run's first submit (host clock)"}}
+                          "clusters": trace.clusters, "time_unit": clock}}
 
 
 def _metadata(name: str, pid: int, args: dict[str, Any], tid: int = 0) -> dict[str, Any]:
@@ -133,8 +156,17 @@ def _kernel_slices(task: Any) -> Iterable[dict[str, Any]]:
         kernel = kernels.get((span.core_type, span.lane), task.kernel)
         name = f"{kernel} (task {task.id}, block {span.block_idx}/{task.core_num})"
         args = {"task_id": str(task.id), "kernel": kernel, "task_kernel": task.kernel, "block": span.block_idx,
-                "block_num": task.core_num, "cluster": span.cluster_id, "core": core}
+                "block_num": task.core_num, "cluster": span.cluster_id, "core": core} | _counter_args(span)
         yield _slice(name, "kernel", _cluster_pid(span.cluster_id), _core_tid(span), span.start_ns, span.end_ns, args)
+
+
+def _counter_args(span: Any) -> dict[str, Any]:
+    """The kernel's modelled cycles and the busy cycles of each pipe it used."""
+    counters = span.counters
+    if not counters.measured:
+        return {}
+    busy = {f"{pipe}_cycles": cycles for pipe, cycles in counters.pipe_busy_cycles.items() if cycles}
+    return {"device_cycles": counters.cycles} | busy
 
 
 def _dispatch_slices(task: Any) -> Iterable[dict[str, Any]]:

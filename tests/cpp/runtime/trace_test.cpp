@@ -2,6 +2,8 @@
 // recorded once per core it ran on, in order in time, on a real core; the
 // dependencies and their causes as the runtime derived them; nothing
 // recorded while tracing is off.
+#include <array>
+#include <atomic>
 #include <set>
 #include <thread>
 #include <tuple>
@@ -155,6 +157,65 @@ TEST(RuntimeTrace, NothingIsRecordedWhileTracingIsOff) {
   Program after;
   after.Submit(rt);
   EXPECT_TRUE(rt.LastRunTrace().tasks.empty());
+}
+
+// Counting hooks that give each core state (an int tagging the core) a
+// count of the kernels begun on it, and report it as the kernel's cycles.
+struct CountingCores {
+  std::array<std::atomic<int>, kClusters * 3> begun{};
+  std::array<int, kClusters * 3> tags{};
+
+  RuntimeOptions Options() {
+    for (int i = 0; i < kClusters * 3; ++i) tags[i] = i;
+    RuntimeOptions options(kClusters, [this](int cluster, CoreType type, int lane) -> void* {
+      return &tags[cluster * 3 + (type == CoreType::AIC ? 0 : 1 + lane)];
+    });
+    options.begin_counting = [this](void* state) { ++begun[*static_cast<int*>(state)]; };
+    options.end_counting = [this](void* state, CoreCounters& out) {
+      out.measured = true;
+      out.cycles = 1000 + *static_cast<int*>(state);
+    };
+    return options;
+  }
+  int Total() const {
+    int total = 0;
+    for (const auto& b : begun) total += b.load();
+    return total;
+  }
+};
+
+TEST(RuntimeTrace, TracedKernelsAreCountedOnTheCoreThatRanThem) {
+  CountingCores cores;
+  Runtime rt(cores.Options());
+  Program untraced;
+  untraced.Submit(rt);
+  EXPECT_EQ(cores.Total(), 0);  // counting is for traced runs only
+
+  rt.SetTracing(true);
+  Program traced;
+  traced.Submit(rt);
+  RunTrace trace = rt.LastRunTrace();
+  int spans = 0;
+  for (const TaskTrace& t : trace.tasks) {
+    for (const CoreSpan& s : t.spans) {
+      ++spans;
+      int slot = s.core_type == CoreType::AIC ? 0 : 1 + s.lane;
+      EXPECT_TRUE(s.counters.measured) << t.kernel;
+      EXPECT_EQ(s.counters.cycles, 1000 + s.cluster_id * 3 + slot) << t.kernel << " block " << s.block_idx;
+    }
+  }
+  EXPECT_EQ(spans, 4 * 2 + 1 + 3);
+  EXPECT_EQ(cores.Total(), spans);
+}
+
+TEST(RuntimeTrace, SpansAreUnmeasuredWithoutCountingHooks) {
+  Runtime rt(RuntimeOptions{kClusters});
+  rt.SetTracing(true);
+  Program p;
+  p.Submit(rt);
+  for (const TaskTrace& t : rt.LastRunTrace().tasks) {
+    for (const CoreSpan& s : t.spans) EXPECT_FALSE(s.counters.measured) << t.kernel;
+  }
 }
 
 }  // namespace

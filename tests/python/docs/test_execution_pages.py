@@ -50,7 +50,9 @@ def test_performance_page(tmp_path, monkeypatch, capsys):
 def test_runtime_dfx_page(tmp_path, monkeypatch, capsys):
     run_page("runtime-dfx.md", tmp_path, monkeypatch)
     printed = capsys.readouterr().out
-    assert "['chip_swimlane.json', 'deps.dot', 'deps.json']" in printed
+    assert ("['chip_swimlane.json', 'chip_swimlane_device.json', 'deps.dot', 'deps.json', 'pmu.csv']"
+            in printed)
+    assert "on the device: 2.57 us" in printed
     assert printed.count("(overlap)") == 4
     assert "5 kernel slices, for example exp_rows (task" in printed
 

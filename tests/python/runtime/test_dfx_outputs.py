@@ -1,7 +1,8 @@
 """Runtime DFX on the simulator: RunConfig(enable_chip_swimlane=N) writes dfx_outputs/chip_swimlane.json (Chrome
-Trace Event JSON) and enable_dep_gen=True writes dfx_outputs/deps.json and deps.dot; without a flag nothing is
-written."""
+Trace Event JSON) and its device-time twin chip_swimlane_device.json, enable_pmu=N writes pmu.csv, and
+enable_dep_gen=True writes dfx_outputs/deps.json and deps.dot; without a flag nothing is written."""
 
+import csv
 import json
 import re
 from collections import Counter, defaultdict
@@ -11,7 +12,8 @@ import pytest
 import torch
 
 import pypto.language as pl
-from pypto.runtime import RunConfig, dfx
+from pypto import platforms
+from pypto.runtime import RunConfig, dfx, pmu
 
 
 @pl.jit
@@ -266,3 +268,88 @@ def test_a_cached_program_writes_dfx_outputs_when_a_later_call_asks():
     x, y, z = torch.randn(64, 64), torch.zeros(64, 64), torch.zeros(64, 64)
     rows_then_add(x, y, z, config=RunConfig(enable_dep_gen=True))  # the dispatch fast path: same compile options
     assert (compiled.dfx_dir / dfx.DEPS_FILE).is_file()
+
+
+# ------------------------------------------------------------ performance model
+
+A2A3 = platforms.get("a2a3sim")["throughput"]
+GHZ = A2A3["clock"]["ghz"]
+DISPATCH_US = A2A3["scheduler"]["dispatch_cycles"] / GHZ / 1000
+
+
+def test_the_device_swimlane_places_each_block_by_its_modelled_cycles():
+    compiled = _run_rows(RunConfig(enable_chip_swimlane=2))
+    host, device = _load(compiled, dfx.SWIMLANE_FILE), _load(compiled, dfx.DEVICE_SWIMLANE_FILE)
+    assert "device time" in device["otherData"]["time_unit"]
+    assert device["otherData"]["clusters"] == platforms.get("a2a3sim")["clusters"]
+    slices = _kernel_slices(device)
+    assert len(slices) == len(_kernel_slices(host)) == 5
+    for s in slices:
+        assert s["args"]["device_cycles"] > 0
+        assert s["dur"] == pytest.approx(s["args"]["device_cycles"] / GHZ / 1000)
+    rows = [s for s in slices if s["args"]["kernel"] == "exp_rows"]
+    (add_all,) = [s for s in slices if s["args"]["kernel"] == "add_all"]
+    # The four row tasks are independent: each on its own vector core, all after one dispatch latency.
+    assert len({(s["pid"], s["tid"]) for s in rows}) == 4
+    assert all(s["ts"] == pytest.approx(DISPATCH_US) for s in rows)
+    last_row_end = max(s["ts"] + s["dur"] for s in rows)
+    assert add_all["ts"] == pytest.approx(last_row_end + DISPATCH_US)
+    # Identical blocks cost identical cycles: the model depends on the instructions, not on the host's timing.
+    assert len({s["args"]["device_cycles"] for s in rows}) == 1
+    dispatch = [e for e in _events(device, "X", "runtime") if e["name"] == "dispatch"]
+    assert len(dispatch) == 5
+
+
+def test_the_device_swimlane_stops_at_the_scheduler_level():
+    compiled = _run_rows(RunConfig(enable_chip_swimlane=4))
+    device = _load(compiled, dfx.DEVICE_SWIMLANE_FILE)
+    assert device["otherData"]["swimlane_level"] == 3
+    assert not _events(device, "X", "orchestrator")
+    assert len(_events(device, "C", "scheduler")) == 10
+
+
+def _pmu_rows(compiled):
+    with (compiled.dfx_dir / pmu.PMU_FILE).open() as f:
+        return list(csv.DictReader(f))
+
+
+def test_pmu_csv_has_a_row_per_kernel_with_its_pipes_and_bytes():
+    compiled = _run_rows(RunConfig(enable_pmu=True))
+    assert not (compiled.dfx_dir / dfx.SWIMLANE_FILE).exists()
+    rows = _pmu_rows(compiled)
+    assert [r["kernel"] for r in rows] == ["exp_rows"] * 4 + ["add_all"]
+    assert list(rows[0]) == pmu.columns(pmu.ALL_EVENTS)
+    for r in rows[:4]:
+        # 16 x 64 FP32 rows: one load, one exp, one store.
+        assert int(r["GM_bytes_read"]) == int(r["GM_bytes_written"]) == 16 * 64 * 4
+        assert (int(r["MTE2_instructions"]), int(r["V_instructions"]), int(r["MTE3_instructions"])) == (1, 1, 1)
+        assert int(r["M_instructions"]) == int(r["MTE1_instructions"]) == 0
+        busy = sum(int(r[f"{p}_busy_cycles"]) for p in pmu.PIPES)
+        assert 0 < busy <= int(r["cycles"])  # a chain of dependent instructions: nothing overlaps
+    add = rows[4]
+    assert int(add["GM_bytes_read"]) == 2 * 64 * 64 * 4 and int(add["GM_bytes_written"]) == 64 * 64 * 4
+    assert int(add["MTE2_instructions"]) == 2
+    assert all(0 <= float(r[f"{p}_utilization"]) <= 1 for r in rows for p in pmu.PIPES)
+
+
+@pytest.mark.parametrize("level, pipes, memory", [(2, True, False), (4, False, True), (6, True, True)])
+def test_pmu_event_groups_choose_the_columns(level, pipes, memory):
+    compiled = _run_rows(RunConfig(enable_pmu=level))
+    header = list(_pmu_rows(compiled)[0])
+    assert ("V_busy_cycles" in header) == pipes
+    assert ("GM_bytes_read" in header) == memory
+
+
+def test_the_cube_is_charged_its_macs():
+    compiled = _run_declared(RunConfig(enable_pmu=2))
+    (product,) = [r for r in _pmu_rows(compiled) if r["kernel"] == "product"]
+    assert product["core"] == "AIC"
+    assert int(product["M_instructions"]) >= 1
+    macs_per_cycle = A2A3["M"]["fp16_macs_per_cycle"]
+    assert int(product["M_busy_cycles"]) == 64 * 64 * 64 // macs_per_cycle
+
+
+@pytest.mark.parametrize("level", [3, 5, 8, -2])
+def test_an_unknown_pmu_level_is_refused(level):
+    with pytest.raises(ValueError, match="enable_pmu must be"):
+        RunConfig(enable_pmu=level)

@@ -7,6 +7,10 @@
 // pypto_sim_finish_kernel(), both defined here: the fault a core recorded
 // becomes a runtime kernel fault naming the kernel, the instruction, the
 // user's source line and the numbers involved.
+//
+// Each core also has a performance model (pypto/isa/perf_model.h) with the
+// platform's pipe figures; the runtime turns it on around the kernels of a
+// traced run and reads the counters into the trace (RuntimeOptions hooks).
 #pragma once
 
 #include <memory>
@@ -14,6 +18,7 @@
 #include <vector>
 
 #include "pypto/backend/platform.h"
+#include "pypto/isa/perf_model.h"
 #include "pypto/isa/sim_core.h"
 #include "pypto/runtime/runtime.h"
 
@@ -24,19 +29,27 @@ class SimulatedCores {
   // Buffers for `clusters` clusters of `platform`; an AIC gets the cube
   // spaces (Mat, Left, Right, Acc, Bias), an AIV gets Vec.
   SimulatedCores(const Platform& platform, int clusters);
+  ~SimulatedCores();
   SimulatedCores(const SimulatedCores&) = delete;
   SimulatedCores& operator=(const SimulatedCores&) = delete;
 
   // The core of (cluster, type, lane), for RuntimeOptions::core_state.
   pto::SimCore* Core(int cluster, runtime::CoreType type, int lane);
   runtime::RuntimeOptions::CoreStateFn StateFn();
+  // A runtime's options for these cores: their states and the counting hooks.
+  runtime::RuntimeOptions Options();
 
   int clusters() const { return static_cast<int>(cores_.size() / 3); }
 
  private:
-  std::vector<std::unique_ptr<pto::SimCore>> cores_;            // cluster * 3 + (0 AIC, 1 AIV0, 2 AIV1)
+  struct ModelledCore;  // a SimCore with its performance model
+
+  std::vector<std::unique_ptr<ModelledCore>> cores_;                  // cluster * 3 + (0 AIC, 1 AIV0, 2 AIV1)
   std::vector<std::unique_ptr<unsigned char[]>> buffers_;       // owned storage of every core's spaces
 };
+
+// The pipe figures of `platform` (throughput: in its file) for the model.
+pto::PerfModel PerfFigures(const Platform& platform);
 
 // What went wrong, with the numbers and what to do: the message of the
 // runtime fault (which adds the kernel, the instruction and the line).

@@ -100,6 +100,11 @@ struct RuntimeOptions {
   // starts; what it returns is that core's CoreContext::core_state for every
   // block the core runs. The caller owns it and keeps it alive.
   CoreStateFn core_state;
+  // Around every kernel of a traced task, when set: `begin_counting` turns a
+  // core's performance counters on and zeroes them, `end_counting` reads them
+  // and turns them off. The simulator provides both (SimulatedCores).
+  std::function<void(void* core_state)> begin_counting;
+  std::function<void(void* core_state, CoreCounters& out)> end_counting;
 };
 
 // Where and how one block ran; kept per task for tests and traces.
@@ -233,6 +238,8 @@ class Runtime {
   std::vector<bool> cluster_busy_;
   // Per cluster: the AIC's state, then the two AIV lanes'.
   std::vector<std::array<void*, 3>> core_states_;
+  std::function<void(void*)> begin_counting_;
+  std::function<void(void*, CoreCounters&)> end_counting_;
   // Per cluster: the threads that run the other cores of a cluster task
   // while the thread holding the cluster runs the first; started on first use.
   std::vector<std::array<std::unique_ptr<LaneThread>, 2>> lanes_;

@@ -6,6 +6,7 @@
 // Times are host steady-clock nanoseconds since the run's first submit began.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -18,6 +19,22 @@ using TaskId = int64_t;
 enum class CoreType { AIC, AIV };
 enum class ArgDirection { Input, Output, InOut, OutputExisting, NoDep, Scalar };
 
+// What the simulated performance model charged one kernel on one core
+// (RuntimeOptions::end_counting): cycles per pipe, instructions per pipe,
+// bytes read and written per memory space. Pipes in kPipeNames order, spaces
+// in kCountedSpaceNames order.
+inline constexpr std::array<const char*, 6> kPipeNames = {"MTE2", "MTE1", "V", "M", "MTE3", "FIX"};
+inline constexpr std::array<const char*, 7> kCountedSpaceNames = {"Vec", "Mat", "Left", "Right", "Acc", "Bias", "GM"};
+
+struct CoreCounters {
+  bool measured = false;  // false: the core's state counts nothing (no simulator)
+  int64_t cycles = 0;     // from the kernel's first instruction to its last result
+  std::array<int64_t, kPipeNames.size()> pipe_busy_cycles{};
+  std::array<int64_t, kPipeNames.size()> pipe_instructions{};
+  std::array<int64_t, kCountedSpaceNames.size()> bytes_read{};
+  std::array<int64_t, kCountedSpaceNames.size()> bytes_written{};
+};
+
 // One core's share of one block: a plain task runs a block on one core, a
 // cluster task on its AIC and AIV lanes at once, one span each.
 struct CoreSpan {
@@ -29,6 +46,7 @@ struct CoreSpan {
   int64_t start_ns = 0;        // this core's kernel started
   int64_t end_ns = 0;          // and returned
   int64_t retire_ns = 0;       // the runtime recorded the block as finished
+  CoreCounters counters;       // what the performance model charged this core's kernel
 };
 
 // A buffer the run's tensor arguments are views of (one storage root).

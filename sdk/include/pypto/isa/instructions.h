@@ -6,6 +6,7 @@
 // The last argument of each instruction is an optional Loc (source line id).
 #pragma once
 
+#include "pypto/isa/perf_model.h"
 #include "pypto/isa/sim_core.h"
 #include "pypto/isa/tile.h"
 #include "pypto/isa/types.h"
@@ -172,6 +173,94 @@ inline T Store(V v) {
   } else {
     return static_cast<T>(v);
   }
+}
+
+// ---- The performance model (perf_model.h): what each instruction costs.
+
+template <typename TileT>
+inline PerfModel* ModelOf(const TileT& t) {
+  return t.core != nullptr ? t.core->perf : nullptr;
+}
+
+// `elements` of tile `t` (its valid region, or part of it) as an operand.
+template <typename TileT>
+inline Operand TileOperand(const TileT& t, int64_t elements) {
+  return {static_cast<int>(TileT::Loc), t.addr, TileT::kBytes,
+          static_cast<uint64_t>(elements) * sizeof(typename TileT::DType)};
+}
+
+inline Operand GlobalOperand(int64_t bytes) { return {kGlobalMemory, 0, 0, static_cast<uint64_t>(bytes)}; }
+
+template <typename TileT>
+inline int64_t ValidElements(const TileT& t) {
+  return static_cast<int64_t>(t.GetValidRow()) * t.GetValidCol();
+}
+
+// A vector instruction writing `dst_elements` of dst and reading `reads`:
+// the vector unit streams the widest of them.
+template <typename D, typename... Reads>
+inline void CountVector(const D& dst, int64_t dst_elements, const Reads&... reads) {
+  PerfModel* model = ModelOf(dst);
+  if (model == nullptr) return;
+  const Operand in[sizeof...(Reads) + 1] = {reads...};
+  const Operand out = TileOperand(dst, dst_elements);
+  uint64_t bytes = out.bytes;
+  for (int i = 0; i < static_cast<int>(sizeof...(Reads)); ++i) bytes = in[i].bytes > bytes ? in[i].bytes : bytes;
+  model->Issue(Pipe::V, model->WorkCycles(Pipe::V, static_cast<double>(bytes)), in, sizeof...(Reads), &out, 1);
+}
+
+// The engine that moves a tile from one space to another.
+inline constexpr Pipe MovePipe(TileType from, TileType to) {
+  if (from == TileType::Acc) return Pipe::FIX;
+  if (from == TileType::Mat) return Pipe::MTE1;
+  if (from == TileType::Vec && to != TileType::Vec) return Pipe::MTE3;
+  return Pipe::V;
+}
+
+template <typename D, typename S>
+inline void CountMove(const D& dst, const S& src, int64_t elements) {
+  PerfModel* model = ModelOf(dst);
+  if (model == nullptr) return;
+  constexpr Pipe pipe = MovePipe(S::Loc, D::Loc);
+  const Operand in = TileOperand(src, elements);
+  const Operand out = TileOperand(dst, elements);
+  uint64_t bytes = in.bytes > out.bytes ? in.bytes : out.bytes;
+  model->Issue(pipe, model->WorkCycles(pipe, static_cast<double>(bytes)), &in, 1, &out, 1);
+}
+
+// Global memory -> tile (MTE2) and tile -> global memory (MTE3 from Vec, FIX from Acc).
+template <typename TileT>
+inline void CountLoad(const TileT& tile, int64_t elements) {
+  PerfModel* model = ModelOf(tile);
+  if (model == nullptr) return;
+  const Operand out = TileOperand(tile, elements);
+  const Operand in = GlobalOperand(static_cast<int64_t>(out.bytes));
+  model->Issue(Pipe::MTE2, model->WorkCycles(Pipe::MTE2, static_cast<double>(out.bytes)), &in, 1, &out, 1);
+}
+
+template <typename TileT>
+inline void CountStore(const TileT& tile, int64_t elements, int64_t global_bytes) {
+  PerfModel* model = ModelOf(tile);
+  if (model == nullptr) return;
+  constexpr Pipe pipe = TileT::Loc == TileType::Acc ? Pipe::FIX : Pipe::MTE3;
+  const Operand in = TileOperand(tile, elements);
+  const Operand out = GlobalOperand(global_bytes);
+  model->Issue(pipe, model->WorkCycles(pipe, static_cast<double>(in.bytes)), &in, 1, &out, 1);
+}
+
+template <typename T>
+inline constexpr CubeKind kCubeKind = sizeof(T) == 1 ? CubeKind::Int8 : sizeof(T) == 4 ? CubeKind::Float : CubeKind::Half;
+
+// acc [m, n] (+)= left [m, k] @ right [k, n] on the cube.
+template <typename C, typename A, typename B>
+inline void CountMatmul(const C& acc, const A& left, const B& right, int m, int n, int k, bool accumulate) {
+  PerfModel* model = ModelOf(acc);
+  if (model == nullptr) return;
+  const Operand out = TileOperand(acc, static_cast<int64_t>(m) * n);
+  const Operand in[3] = {TileOperand(left, static_cast<int64_t>(m) * k), TileOperand(right, static_cast<int64_t>(k) * n),
+                         out};
+  const double macs = static_cast<double>(m) * n * k;
+  model->Issue(Pipe::M, model->CubeCycles(kCubeKind<typename A::DType>, macs), in, accumulate ? 3 : 2, &out, 1);
 }
 
 // Integer division never traps: x / 0 is 0 and MIN / -1 wraps to MIN.
@@ -390,6 +479,7 @@ inline void Unary(const char* name, D& dst, const S& src, Loc loc, F f) {
   const auto* x = src.data;
   ForEach<D::kRowMajor>(rows, cols, [&](int r, int c) { d[D::Index(r, c)] = Store<T>(f(Load(x[S::Index(r, c)]))); });
   Finish(dst, name, loc);
+  CountVector(dst, rows * cols, TileOperand(src, rows * cols));
 }
 
 template <typename D, typename A, typename B, typename F>
@@ -406,6 +496,7 @@ inline void Binary(const char* name, D& dst, const A& a, const B& b, Loc loc, F 
     d[D::Index(r, c)] = Store<T>(f(Load(x[A::Index(r, c)]), Load(y[B::Index(r, c)])));
   });
   Finish(dst, name, loc);
+  CountVector(dst, rows * cols, TileOperand(a, rows * cols), TileOperand(b, rows * cols));
 }
 
 // dst = f(src, per-row value): vec is [rows, 1] (or any tile; column 0 is read).
@@ -424,6 +515,7 @@ inline void RowExpand(const char* name, D& dst, const S& src, const V& vec, Loc 
     for (int c = 0; c < cols; ++c) d[D::Index(r, c)] = Store<T>(f(Load(x[S::Index(r, c)]), v));
   }
   Finish(dst, name, loc);
+  CountVector(dst, rows * cols, TileOperand(src, rows * cols), TileOperand(vec, rows));
 }
 
 // dst = f(src, per-column value): vec is [1, cols] (row 0 is read).
@@ -442,6 +534,7 @@ inline void ColExpand(const char* name, D& dst, const S& src, const V& vec, Loc 
     for (int c = 0; c < cols; ++c) d[D::Index(r, c)] = Store<T>(f(Load(x[S::Index(r, c)]), Load(v[V::Index(0, c)])));
   }
   Finish(dst, name, loc);
+  CountVector(dst, rows * cols, TileOperand(src, rows * cols), TileOperand(vec, cols));
 }
 
 // TEXP: the 16-lane path for float rows, element by element otherwise.
@@ -454,6 +547,7 @@ inline void Exp(const char* name, D& dst, const S& src, Loc loc) {
     if (!Covers(src, rows, cols, name, loc)) return;
     ExpFloatRows<false>(dst, src, rows, cols, [](int) { return 0.0f; });
     Finish(dst, name, loc);
+    CountVector(dst, rows * cols, TileOperand(src, rows * cols));
   } else {
     Unary(name, dst, src, loc, [](auto x) { return Exp(x); });
   }
@@ -469,6 +563,7 @@ inline void RowExpandExpDif(const char* name, D& dst, const S& src, const V& vec
     if (!Covers(src, rows, cols, name, loc) || !Covers(vec, rows, 1, name, loc)) return;
     ExpFloatRows<true>(dst, src, rows, cols, [&](int r) { return vec.At(r, 0); });
     Finish(dst, name, loc);
+    CountVector(dst, rows * cols, TileOperand(src, rows * cols), TileOperand(vec, rows));
   } else {
     RowExpand(name, dst, src, vec, loc, [](auto x, auto v) { return Exp(x - v); });
   }
@@ -596,6 +691,7 @@ inline void RowReduce(const char* name, D& dst, const S& src, Loc loc) {
     dst.At(r, 0) = Store<typename D::DType>(results[0]);
   }
   Finish(dst, name, loc);
+  CountVector(dst, rows, TileOperand(src, rows * cols));
 }
 
 // dst[0, c] = reduce(src[0 .. valid rows, c)) for c < src's valid cols.
@@ -618,6 +714,7 @@ inline void ColReduce(const char* name, D& dst, const S& src, Loc loc) {
     dst.At(0, c) = Store<T>(acc);
   }
   Finish(dst, name, loc);
+  CountVector(dst, cols, TileOperand(src, rows * cols));
 }
 
 // Index of the first maximum (Max) / minimum (Min) of n values at(i); a NaN
@@ -652,6 +749,7 @@ inline void RowArgReduce(const char* name, D& dst, const S& src, Loc loc) {
     dst.At(r, 0) = static_cast<typename D::DType>(idx);
   }
   Finish(dst, name, loc);
+  CountVector(dst, rows, TileOperand(src, rows * cols));
 }
 
 template <Reduce Op, typename D, typename S>
@@ -668,6 +766,7 @@ inline void ColArgReduce(const char* name, D& dst, const S& src, Loc loc) {
     dst.At(0, c) = static_cast<typename D::DType>(idx);
   }
   Finish(dst, name, loc);
+  CountVector(dst, cols, TileOperand(src, rows * cols));
 }
 
 // Round a float to an integer-valued float by mode.
@@ -881,6 +980,7 @@ inline void Matmul(const char* name, C& acc, const A& left, const B& right, Loc 
   if (!Covers(left, m, k, name, loc) || !Covers(right, k, n, name, loc)) return;
   BlockedMatmul<AccT>(acc, left, right, m, n, k, accumulate);
   Finish(acc, name, loc);
+  CountMatmul(acc, left, right, m, n, k, accumulate);
 }
 
 template <typename D, typename S>
@@ -914,6 +1014,7 @@ inline void Copy(const char* name, D& dst, const S& src, int row0, int col0, Loc
     }
   }
   Finish(dst, name, loc);
+  CountMove(dst, src, rows * cols);
 }
 
 }  // namespace detail
@@ -960,6 +1061,7 @@ inline void TLOAD(TileT& tile, const GT& gt, Loc loc = {}) {
     }
   }
   detail::Finish(tile, "TLOAD", loc);
+  detail::CountLoad(tile, static_cast<int64_t>(rows) * cols);
 }
 
 // The global tensor's 2-D view [0, vr) x [0, vc) = tile[valid region],
@@ -986,6 +1088,7 @@ inline void TSTORE(GT& gt, const TileT& tile, Loc loc = {}) {
     }
     for (int c = 0; c < cols; ++c) row[c * cs] = detail::Convert<G>(tile.At(r, c), RoundMode::CAST_RINT);
   }
+  detail::CountStore(tile, static_cast<int64_t>(rows) * cols, static_cast<int64_t>(rows) * cols * sizeof(G));
 }
 
 // Copy between tiles of any spaces (Mat -> Left/Right, Acc -> Vec, Vec -> Vec,
@@ -1012,6 +1115,7 @@ inline void TTRANS(D& dst, const S& src, Loc loc = {}) {
   if (!detail::Covers(src, cols, rows, "TTRANS", loc)) return;
   detail::ForEach<D::kRowMajor>(rows, cols, [&](int r, int c) { dst.At(r, c) = src.At(c, r); });
   detail::Finish(dst, "TTRANS", loc);
+  detail::CountVector(dst, rows * cols, detail::TileOperand(src, rows * cols));
 }
 template <typename D, typename S, typename Tmp>
 inline void TTRANS(D& dst, const S& src, Tmp&, Loc loc = {}) {
@@ -1034,6 +1138,7 @@ inline void TFILLPAD(D& dst, const S& src, Loc loc = {}) {
     dst.At(r, c) = (r < sr && c < sc) ? detail::Convert<T>(src.At(r, c), RoundMode::CAST_RINT) : pad;
   });
   detail::Finish(dst, "TFILLPAD", loc);
+  detail::CountVector(dst, rows * cols, detail::TileOperand(src, detail::ValidElements(src)));
 }
 
 // dst = [src0 | src1] along columns: src0's valid columns, then src1's;
@@ -1055,6 +1160,7 @@ inline void TCONCAT(D& dst, const S0& src0, const S1& src1, Loc loc = {}) {
                           : detail::Convert<T>(src1.At(r, c - c0), RoundMode::CAST_RINT);
   });
   detail::Finish(dst, "TCONCAT", loc);
+  detail::CountVector(dst, rows * (c0 + c1), detail::TileOperand(src0, rows * c0), detail::TileOperand(src1, rows * c1));
 }
 
 // ---------------------------------------------------------------------------
@@ -1120,6 +1226,7 @@ inline void TEXPANDS(D& dst, Compute<typename D::DType> s, Loc loc = {}) {
   const T v = detail::Store<T>(s);
   detail::ForEach<D::kRowMajor>(dst.GetValidRow(), dst.GetValidCol(), [&](int r, int c) { dst.At(r, c) = v; });
   detail::Finish(dst, "TEXPANDS", loc);
+  detail::CountVector(dst, detail::ValidElements(dst));
 }
 
 // ---------------------------------------------------------------------------
@@ -1261,6 +1368,8 @@ inline void TSEL(D& dst, const M& mask, const A& a, const B& b, Loc loc = {}) {
   detail::ForEach<D::kRowMajor>(rows, cols,
                                 [&](int r, int c) { dst.At(r, c) = mask.At(r, c) ? a.At(r, c) : b.At(r, c); });
   detail::Finish(dst, "TSEL", loc);
+  detail::CountVector(dst, rows * cols, detail::TileOperand(mask, rows * cols), detail::TileOperand(a, rows * cols),
+                      detail::TileOperand(b, rows * cols));
 }
 template <typename D, typename M, typename A, typename B, typename Tmp>
 inline void TSEL(D& dst, const M& mask, const A& a, const B& b, Tmp&, Loc loc = {}) {
@@ -1388,6 +1497,7 @@ inline void TCVT(D& dst, const S& src, RoundMode mode = RoundMode::CAST_RINT, Lo
         rows, cols, [&](int r, int c) { d[D::Index(r, c)] = detail::Convert<T>(x[S::Index(r, c)], mode); });
   }
   detail::Finish(dst, "TCVT", loc);
+  detail::CountVector(dst, rows * cols, detail::TileOperand(src, rows * cols));
 }
 
 // ---------------------------------------------------------------------------
@@ -1423,6 +1533,7 @@ inline void TMATMUL_BIAS(C& acc, const A& left, const B& right, const Bias& bias
   for (int r = 0; r < acc.GetValidRow(); ++r) {
     for (int c = 0; c < n; ++c) acc.At(r, c) = detail::Convert<CT>(bias.At(0, c), RoundMode::CAST_RINT);
   }
+  detail::CountMove(acc, bias, n);
   detail::Matmul("TMATMUL_BIAS", acc, left, right, loc, true);
 }
 

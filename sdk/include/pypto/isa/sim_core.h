@@ -70,11 +70,16 @@ struct SimFault {
   int64_t limit = 0;                  // the capacity / extent it broke
 };
 
+struct PerfModel;  // perf_model.h
+
 struct SimCore {
   unsigned char* buffer[kNumTileTypes] = {};
   uint64_t capacity[kNumTileTypes] = {};
   SimFault fault;          // the first fault
   uint32_t fault_count = 0;
+  // Set while the runtime measures this core's kernel (a traced run); the
+  // instructions charge their cycles to it.
+  PerfModel* perf = nullptr;
 
   bool faulted() const { return fault_count != 0; }
   void Clear() {

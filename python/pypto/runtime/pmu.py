@@ -1,0 +1,114 @@
+"""The PMU report of a traced run: ``dfx_outputs/pmu.csv``.
+
+One row per kernel a core ran (a task's block on one core), with what the
+simulator's performance model charged it. ``RunConfig(enable_pmu=N)`` picks
+the event groups, as on the device:
+
+* 2 ``PIPE_UTILIZATION``: per pipe (MTE2, MTE1, V, M, MTE3, FIX) the busy
+  cycles, their share of the kernel's cycles, and the instructions issued;
+* 4 ``MEMORY``: per memory space (Vec, Mat, Left, Right, Acc, Bias, GM) the
+  bytes read and written, and the GM bandwidth the kernel would draw;
+* 6 (or ``True``/1): both.
+
+Every row starts with the task, kernel, block, the core that ran it on the
+host and the kernel's modelled cycles and duration in device time.
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+from typing import Any
+
+PMU_FILE = "pmu.csv"
+PIPE_UTILIZATION = 2
+MEMORY = 4
+ALL_EVENTS = PIPE_UTILIZATION | MEMORY
+EVENT_NAMES = {PIPE_UTILIZATION: "PIPE_UTILIZATION", MEMORY: "MEMORY"}
+
+PIPES = ("MTE2", "MTE1", "V", "M", "MTE3", "FIX")
+SPACES = ("Vec", "Mat", "Left", "Right", "Acc", "Bias", "GM")
+
+
+def events_of(level: int) -> int:
+    """The event groups `RunConfig.enable_pmu` asks for: 1 means all of them."""
+    return ALL_EVENTS if level == 1 else level
+
+
+def check_level(level: int) -> None:
+    """ValueError unless `level` is 0, 1 or a combination of the event groups."""
+    if level < 0 or level & ~(ALL_EVENTS | 1) or (level & 1 and level != 1):
+        raise ValueError(f"RunConfig.enable_pmu must be 0 (off), 1/True (all events), 2 (PIPE_UTILIZATION), "
+                         f"4 (MEMORY) or 6 (both), got {level!r}")
+
+
+def columns(events: int) -> list[str]:
+    names = ["task_id", "kernel", "block", "core", "cluster", "cycles", "device_us"]
+    if events & PIPE_UTILIZATION:
+        for pipe in PIPES:
+            names += [f"{pipe}_busy_cycles", f"{pipe}_utilization", f"{pipe}_instructions"]
+    if events & MEMORY:
+        for space in SPACES:
+            names += [f"{space}_bytes_read", f"{space}_bytes_written"]
+        names.append("GM_gb_per_second")
+    return names
+
+
+def rows(trace: Any, events: int, ghz: float) -> list[dict[str, Any]]:
+    """One row per measured core span of `trace`, in task and block order."""
+    out = []
+    for task in trace.tasks:
+        kernels = _member_kernels(task)
+        for span in task.spans:
+            counters = span.counters
+            if not counters.measured:
+                continue
+            core = "AIC" if span.core_type == "AIC" else f"AIV{span.lane}"
+            row = {"task_id": task.id, "kernel": kernels.get((span.core_type, span.lane), task.kernel),
+                   "block": span.block_idx, "core": core, "cluster": span.cluster_id, "cycles": counters.cycles,
+                   "device_us": _round(counters.cycles / ghz / 1000.0)}
+            if events & PIPE_UTILIZATION:
+                row |= _pipe_columns(counters)
+            if events & MEMORY:
+                row |= _memory_columns(counters, ghz)
+            out.append(row)
+    return out
+
+
+def write(trace: Any, path: Path, level: int, ghz: float) -> Path:
+    events = events_of(level)
+    with Path(path).open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=columns(events))
+        writer.writeheader()
+        writer.writerows(rows(trace, events, ghz))
+    return Path(path)
+
+
+def _member_kernels(task: Any) -> dict[tuple[str, int], str]:
+    first_block = [s for s in task.spans if s.block_idx == 0]
+    return {(s.core_type, s.lane): name for s, name in zip(first_block, task.kernels)}
+
+
+def _pipe_columns(counters: Any) -> dict[str, Any]:
+    busy, issued = counters.pipe_busy_cycles, counters.pipe_instructions
+    row = {}
+    for pipe in PIPES:
+        row[f"{pipe}_busy_cycles"] = busy[pipe]
+        row[f"{pipe}_utilization"] = _round(busy[pipe] / counters.cycles) if counters.cycles else 0.0
+        row[f"{pipe}_instructions"] = issued[pipe]
+    return row
+
+
+def _memory_columns(counters: Any, ghz: float) -> dict[str, Any]:
+    read, written = counters.bytes_read, counters.bytes_written
+    row = {}
+    for space in SPACES:
+        row[f"{space}_bytes_read"] = read[space]
+        row[f"{space}_bytes_written"] = written[space]
+    seconds = counters.cycles / (ghz * 1e9)
+    row["GM_gb_per_second"] = _round((read["GM"] + written["GM"]) / seconds / 1e9) if seconds else 0.0
+    return row
+
+
+def _round(value: float) -> float:
+    return round(value, 4)

@@ -31,10 +31,15 @@ ArtifactKind = _backend.ArtifactKind
 Executable = _backend.Executable
 
 
-def generate(program: ir.Program, platform: str, backend: str = KERNEL_BACKEND) -> list[Artifact]:
-    """Kernel sources (from `backend`) and orchestration IR for a lowered program."""
-    return list(_backend.generate(backend, program, platform)) + \
-        list(_backend.generate(HOST_BACKEND, program, platform))
+def code_backends(kernel_backend: str = KERNEL_BACKEND) -> tuple[str, str]:
+    """The backends that generate a program's code, in order: the kernel backend (kernel sources), then the
+    host backend (orchestration IR)."""
+    return kernel_backend, HOST_BACKEND
+
+
+def generate(backend: str, program: ir.Program, platform: str) -> list[Artifact]:
+    """What backend `backend` generates for a lowered program (one of code_backends)."""
+    return list(_backend.generate(backend, program, platform))
 
 
 def debug_artifacts(program: ir.Program, platform: str) -> list[Artifact]:

@@ -11,16 +11,16 @@ One call, in order (the recipe of ``compile()``):
    (``pypto.jit.selection``), parse (``pypto.language.parser.parse_jit``)
    into the program ``_jit_<name>``, run the RunConfig's pass pipeline for
    its platform,
-   dumping into the output directory when asked, write the compile report
-   (``report/perf_hints.log``, ``report/compile_profile.{txt,json}``; a
-   one-line summary on stderr when there are performance hints), and cache
-   the result;
+   dumping into the output directory when asked, write the performance
+   hints (``report/perf_hints.log``; a one-line summary on stderr when there
+   are any), and cache the result;
 4. generate code (``pypto.jit.codegen``): PTO-ISA kernels under ``kernels/``
    (the RunConfig's backend, by default NPU), orchestration LLVM IR under ``orchestration/`` (host
    backend), written to the output directory with ``compiled_meta.json`` and
    ``debug/run.py``; build them with the platform's toolchain (on the
    simulators: compiled in the process, cached on disk, linked into one JIT
-   session);
+   session); write the time of every step of 1-4
+   (``report/compile_profile.{txt,json}``, ``pypto.jit.report``);
 5. dispatch: bind the arguments without copies and run the orchestration on
    the runtime; ``pl.Out``/``pl.InOut`` arguments are written in place.
 """
@@ -261,21 +261,28 @@ class JITFunction:
 
     def _compiled(self, args: tuple[Any, ...], kwargs: dict[str, Any], config: RunConfig, site: CallSite | None,
                   method: str, *, samples_optional: bool) -> CompiledProgram:
-        specialization = self._specialize(args, kwargs, config, site, method, samples_optional=samples_optional)
+        profile = report.CompileProfile()  # kept only on a miss: a hit compiles nothing and writes no report
+        with profile.time("frontend", "specialize"):
+            specialization = self._specialize(args, kwargs, config, site, method, samples_optional=samples_optional)
         cached = self._cache.lookup(specialization.key)
         if cached is not None:
             return cached
-        compiled = self._build(specialization, config)
+        compiled = self._build(specialization, config, profile)
         self._cache.store(specialization.key, compiled)
         return compiled
 
-    def _build(self, specialization: Specialization, config: RunConfig) -> CompiledProgram:
-        selection.prepare(config)
-        program = self._parse(specialization)
-        output_dir = make_output_dir(config, specialization.program_name)
+    def _build(self, specialization: Specialization, config: RunConfig,
+               profile: report.CompileProfile | None = None) -> CompiledProgram:
+        profile = profile if profile is not None else report.CompileProfile()
+        with profile.time("setup", "load plugins"):
+            selection.prepare(config)
+        with profile.time("frontend", "parse"):
+            program = self._parse(specialization)
+        with profile.time("setup", "output directory"):
+            output_dir = make_output_dir(config, specialization.program_name)
         return build_program(program, config, output_dir,
                              lambda lowered: _entry_function(lowered, self.fn.__name__),
-                             param_names=self.param_names, key=specialization.key)
+                             param_names=self.param_names, key=specialization.key, profile=profile)
 
     def _parse(self, specialization: Specialization) -> ir.Program:
         # Looked up at call time: pypto.language imports this module for `pl.jit`.
@@ -419,17 +426,21 @@ class _SpecializationBuilder:
 
 def build_program(program: ir.Program, config: RunConfig, output_dir: Path,
                   entry_of: Callable[[ir.Program], ir.Function], *, param_names: tuple[str, ...] | None = None,
-                  key: SpecializationKey | None = None) -> CompiledProgram:
+                  key: SpecializationKey | None = None, profile: report.CompileProfile) -> CompiledProgram:
     """Steps 3 (after parsing) and 4 of a compile, shared by kernels and ir.compile: lower with the report,
-    generate and write the code, build it, and describe the result. ``entry_of`` picks the function a call
-    runs from the lowered program; ``param_names`` are the call's parameters (default: the entry's)."""
-    lowered, hints = _lower_with_report(program, output_dir, config)
-    artifacts = codegen.generate(lowered, config.platform, config.backend)
-    codegen.write(output_dir, artifacts + codegen.debug_artifacts(lowered, config.platform))
+    generate and write the code, build it, and describe the result; ``profile`` (started by the caller) times
+    each step and ends as report/compile_profile. ``entry_of`` picks the function a call runs from the lowered
+    program; ``param_names`` are the call's parameters (default: the entry's)."""
+    lowered, hints = _lower_with_report(program, output_dir, config, profile)
+    artifacts = _generate(lowered, config, profile)
+    with profile.time("codegen", codegen.TORCH_BACKEND) as made:
+        script = codegen.debug_artifacts(lowered, config.platform)
+        made["artifacts"] = [a.path for a in script]
+    with profile.time("write", "generated files"):
+        codegen.write(output_dir, artifacts + script)
     chain = codegen.toolchain(config.platform, config.backend)
     include_dirs = codegen.kernel_include_dirs(lowered)
-    executable = (codegen.build(chain, artifacts, config.platform, check_nan=config.check_nan,
-                                kernel_include_dirs=include_dirs) if chain.can_run else None)
+    executable = _build_executable(chain, artifacts, config, include_dirs, profile)
     entry = entry_of(lowered)
     compiled = CompiledProgram(lowered, output_dir, config.platform, config.backend_type,
                                param_names or tuple(p.name_hint for p in entry.params), key, entry.name,
@@ -437,9 +448,39 @@ def build_program(program: ir.Program, config: RunConfig, output_dir: Path,
                                chain.name, chain.unavailable, tuple(hints), check_nan=config.check_nan,
                                backend=config.backend, plugins=tuple(os.path.abspath(p) for p in config.plugins),
                                kernel_include_dirs=include_dirs)
-    compiled.write_meta()
-    debug_runner.write(output_dir)
+    with profile.time("write", "compiled_meta.json, debug/run.py"):
+        compiled.write_meta()
+        debug_runner.write(output_dir)
+    profile.finish()
+    report.write_compile_profile(output_dir, profile)
     return compiled
+
+
+def _generate(lowered: ir.Program, config: RunConfig, profile: report.CompileProfile) -> list[codegen.Artifact]:
+    """Kernel sources and orchestration IR, one profile row per backend listing the files it generated."""
+    artifacts = []
+    for backend in codegen.code_backends(config.backend):
+        with profile.time("codegen", backend) as made:
+            generated = codegen.generate(backend, lowered, config.platform)
+            made["artifacts"] = [a.path for a in generated]
+        artifacts += generated
+    return artifacts
+
+
+def _build_executable(chain: codegen.Toolchain, artifacts: list[codegen.Artifact], config: RunConfig,
+                      include_dirs: dict[str, list[str]], profile: report.CompileProfile) -> codegen.Executable | None:
+    """The built program where the toolchain runs here, else None. Its profile row counts the kernel objects and
+    those read from the on-disk object cache, so that a cached build is told from a fast one."""
+    if not chain.can_run:
+        profile.add("toolchain", chain.name, 0.0, ran=False, why=chain.unavailable)
+        return None
+    with profile.time("toolchain", chain.name) as found:
+        executable = codegen.build(chain, artifacts, config.platform, check_nan=config.check_nan,
+                                   kernel_include_dirs=include_dirs)
+        stats = executable.build_stats
+        found.update(kernels=stats.kernels, from_cache=stats.from_cache,
+                     cached=stats.kernels > 0 and stats.from_cache == stats.kernels)
+    return executable
 
 
 def _tensor_type(shape: list[Any], dtype: ir.DataType, layout: Any) -> ir.TensorType:
@@ -461,12 +502,17 @@ def _keyword_error(keyword: str, listing: str, method: str, site: CallSite | Non
     return KernelArgumentError.at(f"{listing} got an unexpected keyword argument '{keyword}'", site, argument)
 
 
-def _lower_with_report(program: ir.Program, output_dir: Path, config: RunConfig) -> tuple[ir.Program, list[Any]]:
-    """Runs the pipeline (dumping when asked) and writes report/perf_hints.log and compile_profile."""
+def _lower_with_report(program: ir.Program, output_dir: Path, config: RunConfig,
+                       profile: report.CompileProfile) -> tuple[ir.Program, list[Any]]:
+    """Runs the pipeline (dumping when asked), timing every pass, and writes report/perf_hints.log."""
+    with profile.time("setup", "load pipeline"):
+        manager = _pass_manager(config)
     diagnostics, timing = passes.DiagnosticsInstrument(), passes.TimingInstrument()
-    lowered = _pass_manager(config).run(program, dump_dir=str(output_dir) if config.dump_passes else None,
-                                        platform=config.platform, instruments=[diagnostics, timing])
-    hints = report.write_compile_report(output_dir, diagnostics, timing, disabled=config.disabled_diagnostics)
+    with profile.time_passes(timing):
+        lowered = manager.run(program, dump_dir=str(output_dir) if config.dump_passes else None,
+                              platform=config.platform, instruments=[diagnostics, timing])
+    with profile.time("write", report.PERF_HINTS_LOG):
+        hints = report.write_perf_report(output_dir, diagnostics, disabled=config.disabled_diagnostics)
     return lowered, hints
 
 

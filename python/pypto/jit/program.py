@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pypto import ir
-from pypto.jit import selection
+from pypto.jit import report, selection
 from pypto.jit.compiled import CompiledProgram
 from pypto.jit.function import build_program, make_output_dir
 from pypto.runtime.config import RunConfig
@@ -28,13 +28,17 @@ def compile_program(program: ir.Program, output_dir: str | Path | None = None, *
     config = RunConfig(dump_passes=True) if config is None else config
     if not isinstance(config, RunConfig):
         raise TypeError(f"config must be a pypto.runtime.RunConfig, got {type(config).__name__}")
-    selection.prepare(config)
-    if output_dir is None:
-        folder = make_output_dir(config, program.name)
-    else:
-        folder = Path(output_dir)
-        folder.mkdir(parents=True, exist_ok=True)
-    return build_program(program, config, folder, program_entry)
+    profile = report.CompileProfile()
+    with profile.time("setup", "load plugins"):
+        selection.prepare(config)
+    with profile.time("setup", "output directory"):
+        folder = make_output_dir(config, program.name) if output_dir is None else _existing_dir(Path(output_dir))
+    return build_program(program, config, folder, program_entry, profile=profile)
+
+
+def _existing_dir(folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 def program_entry(program: ir.Program) -> ir.Function:

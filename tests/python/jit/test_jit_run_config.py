@@ -80,10 +80,15 @@ def test_ring_sizes_that_are_rejected(field, bad, message):
         RunConfig(**{field: bad})
 
 
-@pytest.mark.parametrize("field", ["device_id", "aicpu_thread_num", "enable_pmu"])
+@pytest.mark.parametrize("field", ["device_id", "aicpu_thread_num"])
 def test_bools_are_rejected_where_ints_are_expected(field):
     with pytest.raises(TypeError, match=f"RunConfig.{field} must be an int, got bool True"):
         RunConfig(**{field: True})
+
+
+def test_enable_pmu_true_asks_for_every_event_group():
+    assert RunConfig(enable_pmu=True).enable_pmu == 1
+    assert RunConfig(enable_pmu=False).enable_pmu == 0
 
 
 def test_negative_device_ids_are_rejected():

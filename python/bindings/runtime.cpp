@@ -285,10 +285,26 @@ void BindRunTrace(py::module_& m) {
       .def_readonly("submit_end_ns", &TaskTrace::submit_end_ns)
       .def_readonly("ready_ns", &TaskTrace::ready_ns)
       .def_readonly("spans", &TaskTrace::spans);
+  py::class_<runtime::ScopeTrace>(m, "ScopeTrace",
+                                  "One traced scope instance: what its tasks asked of the runtime (times in ns since "
+                                  "the run's first traced event).")
+      .def_readonly("scope_id", &runtime::ScopeTrace::scope_id)
+      .def_readonly("parent_id", &runtime::ScopeTrace::parent_id)
+      .def_readonly("mode", &runtime::ScopeTrace::mode)
+      .def_readonly("depth", &runtime::ScopeTrace::depth)
+      .def_readonly("begin_ns", &runtime::ScopeTrace::begin_ns)
+      .def_readonly("end_ns", &runtime::ScopeTrace::end_ns)
+      .def_readonly("iterations", &runtime::ScopeTrace::iterations)
+      .def_readonly("tasks", &runtime::ScopeTrace::tasks)
+      .def_readonly("peak_tasks_in_flight", &runtime::ScopeTrace::peak_tasks_in_flight)
+      .def_readonly("dep_edges", &runtime::ScopeTrace::dep_edges)
+      .def_readonly("peak_tensormap_entries", &runtime::ScopeTrace::peak_tensormap_entries)
+      .def_readonly("heap_bytes", &runtime::ScopeTrace::heap_bytes);
   py::class_<RunTrace>(m, "RunTrace", "What the runtime did in one traced run (Executable.run_traced).")
       .def_readonly("clusters", &RunTrace::clusters)
       .def_readonly("tasks", &RunTrace::tasks)
-      .def_readonly("tensors", &RunTrace::tensors);
+      .def_readonly("tensors", &RunTrace::tensors)
+      .def_readonly("scopes", &RunTrace::scopes);
 }
 
 }  // namespace

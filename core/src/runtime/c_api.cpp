@@ -213,6 +213,7 @@ PyptoRtTensor* pypto_rt_tensor_create(PyptoRtContext* ctx, int32_t dtype, int32_
     auto dims = DimsFrom(shape, ndim, "pypto_rt_tensor_create", "shape");
     ctx->tensors.push_back({Tensor::Allocate(DTypeFromCode(dtype, "pypto_rt_tensor_create"), {dims.begin(), dims.end()})});
     out = &ctx->tensors.back();
+    ctx->runtime->RecordAllocation(out->tensor.storage()->bytes());
   });
   return out;
 }

@@ -253,6 +253,10 @@ Runtime::Task* Runtime::FindTask(TaskId id) const {
 void Runtime::StartRunIfIdle(RetiredRun& retired) {
   if (run_open_) return;
   run_open_ = true;
+  if (scope_traces_stale_) {
+    scope_traces_.clear();
+    scope_traces_stale_ = false;
+  }
   retired.tasks.swap(tasks_);
   retired.accesses.swap(accesses_);
   access_count_ = 0;
@@ -430,9 +434,74 @@ TaskId Runtime::Enqueue(const KernelSet& kernels, const TaskArgs& args, int core
     pred->successors.push_back(t);
     ++t->pending;
   }
+  if (traced) CountTaskInScopes(*t);
   if (t->pending == 0) Release(t, /*from_submit=*/true);
   if (traced) t->record->submit_end_ns = NowNs();
   return t->id;
+}
+
+namespace {
+
+const char* ScopeModeName(ScopeMode mode) {
+  switch (mode) {
+    case ScopeMode::Auto: return "auto";
+    case ScopeMode::Manual: return "manual";
+    case ScopeMode::Parallel: return "parallel";
+  }
+  return "?";
+}
+
+}  // namespace
+
+void Runtime::BeginScopeTrace(ScopeMode mode) {
+  if (scope_traces_stale_) {
+    scope_traces_.clear();
+    scope_traces_stale_ = false;
+  }
+  if (!tracing_.load(std::memory_order_relaxed)) {
+    open_scope_traces_.emplace_back();
+    return;
+  }
+  ScopeTrace s;
+  const size_t depth = scopes_.size() - 1;
+  s.scope_id = scope_ids_[depth];
+  s.parent_id = depth > 0 ? scope_ids_[depth - 1] : -1;
+  s.mode = ScopeModeName(mode);
+  s.depth = static_cast<int32_t>(depth);
+  s.begin_ns = NowNs();
+  open_scope_traces_.push_back(OpenScopeTrace{std::move(s)});
+}
+
+void Runtime::CloseScopeTrace() {
+  std::optional<OpenScopeTrace>& s = open_scope_traces_.back();
+  if (s) {
+    s->trace.end_ns = NowNs();
+    scope_traces_.push_back(std::move(s->trace));
+  }
+  open_scope_traces_.pop_back();
+}
+
+void Runtime::CountTaskInScopes(const Task& task) {
+  for (size_t i = 0; i < open_scope_traces_.size(); ++i) {
+    std::optional<OpenScopeTrace>& open = open_scope_traces_[i];
+    if (!open) continue;
+    ScopeTrace& s = open->trace;
+    ++s.tasks;
+    s.dep_edges += static_cast<int64_t>(task.deps.size());
+    s.peak_tasks_in_flight = std::max(s.peak_tasks_in_flight, unfinished_);
+    s.peak_tensormap_entries = std::max(s.peak_tensormap_entries, static_cast<int64_t>(access_count_));
+    if (scopes_[i] == ScopeMode::Parallel && open->last_iteration != scope_iterations_[i]) {
+      open->last_iteration = scope_iterations_[i];
+      ++s.iterations;
+    }
+  }
+}
+
+void Runtime::RecordAllocation(int64_t bytes) {
+  std::lock_guard submitting(submit_mu_);
+  for (std::optional<OpenScopeTrace>& s : open_scope_traces_) {
+    if (s) s->trace.heap_bytes += bytes;
+  }
 }
 
 void Runtime::Release(Task* t, bool from_submit) {
@@ -659,6 +728,7 @@ void Runtime::BeginScope(ScopeMode mode) {
   scopes_.push_back(mode);
   scope_ids_.push_back(next_scope_id_++);
   scope_iterations_.push_back(0);
+  BeginScopeTrace(mode);
   if (mode == ScopeMode::Parallel) UpdateParallelPath();
 }
 
@@ -677,6 +747,7 @@ void Runtime::EndScope() {
   std::lock_guard submitting(submit_mu_);
   if (scopes_.empty()) ThrowValueError("Runtime.scope_end: no scope is open");
   bool parallel = scopes_.back() == ScopeMode::Parallel;
+  CloseScopeTrace();
   scopes_.pop_back();
   scope_ids_.pop_back();
   scope_iterations_.pop_back();
@@ -700,6 +771,8 @@ void Runtime::WaitAll() {
   run_faulted_ = false;
   std::unique_ptr<Fault> fault = std::move(fault_);
   size_t open_scopes = scopes_.size();
+  while (!open_scope_traces_.empty()) CloseScopeTrace();
+  scope_traces_stale_ = true;
   scopes_.clear();
   scope_ids_.clear();
   scope_iterations_.clear();
@@ -824,17 +897,33 @@ TaskTrace TraceOfTask(const Runtime::Task& task, int64_t origin_ns, TensorTable&
 }  // namespace
 
 RunTrace Runtime::LastRunTrace() const {
+  std::lock_guard submitting(submit_mu_);
   std::lock_guard lock(mu_);
   RunTrace trace;
   trace.clusters = num_clusters();
   TensorTable tensors;
+  // Times count from the run's first traced event: a submit, or a scope opened before it.
   std::optional<int64_t> origin_ns;
   for (const auto& task : tasks_) {
-    if (!task->record) continue;
-    if (!origin_ns) origin_ns = task->record->submit_begin_ns;
-    trace.tasks.push_back(TraceOfTask(*task, *origin_ns, tensors));
+    if (task->record) {
+      origin_ns = task->record->submit_begin_ns;
+      break;
+    }
+  }
+  for (const ScopeTrace& s : scope_traces_) {
+    if (!origin_ns || s.begin_ns < *origin_ns) origin_ns = s.begin_ns;
+  }
+  for (const auto& task : tasks_) {
+    if (task->record) trace.tasks.push_back(TraceOfTask(*task, *origin_ns, tensors));
   }
   trace.tensors = tensors.Take();
+  for (ScopeTrace s : scope_traces_) {
+    s.begin_ns -= *origin_ns;
+    s.end_ns -= *origin_ns;
+    trace.scopes.push_back(std::move(s));
+  }
+  std::sort(trace.scopes.begin(), trace.scopes.end(),
+            [](const ScopeTrace& a, const ScopeTrace& b) { return a.begin_ns < b.begin_ns; });
   return trace;
 }
 

@@ -16,6 +16,9 @@ module writes, under ``<output_dir>/dfx_outputs/``:
   (``pypto.runtime.device_time``); slices carry the kernel's cycles per pipe.
 * ``pmu.csv`` (``RunConfig(enable_pmu=N)``): per kernel per core, the
   modelled cycles, pipe utilisation and bytes moved (``pypto.runtime.pmu``).
+* ``scope_stats/scope_stats.jsonl`` and ``scope_stats.html``
+  (``RunConfig(enable_scope_stats=True)``): per scope, what its tasks asked
+  of the device's rings (``pypto.runtime.scope_stats``).
 * ``deps.json`` and ``deps.dot``: the tasks, their arguments, the buffers they
   view and every dependency edge with its source (``explicit`` deps= or an
   argument ``overlap``); 64-bit ids are strings.
@@ -31,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from pypto import platforms
-from pypto.runtime import device_time, pmu
+from pypto.runtime import device_time, pmu, scope_stats
 
 DFX_DIR = "dfx_outputs"
 SWIMLANE_FILE = "chip_swimlane.json"
@@ -48,8 +51,10 @@ LEVEL_ORCHESTRATOR = 4
 
 
 def wants_trace(config: Any) -> bool:
-    """Whether a run with `config` must be traced: a swimlane, a PMU report or a dependency graph was asked for."""
-    return config is not None and bool(config.enable_chip_swimlane or config.enable_dep_gen or config.enable_pmu)
+    """Whether a run with `config` must be traced: a swimlane, a PMU report, a dependency graph or scope
+    statistics were asked for."""
+    return config is not None and bool(config.enable_chip_swimlane or config.enable_dep_gen or config.enable_pmu
+                                       or config.enable_scope_stats)
 
 
 def write_outputs(trace: Any, output_dir: Path, config: Any, *, entry: str, platform: str) -> list[Path]:
@@ -68,6 +73,8 @@ def write_outputs(trace: Any, output_dir: Path, config: Any, *, entry: str, plat
     if config.enable_pmu:
         ghz = device_time.DeviceFigures.of(figures).ghz
         written.append(pmu.write(trace, folder / pmu.PMU_FILE, config.enable_pmu, ghz))
+    if config.enable_scope_stats:
+        written += scope_stats.write(trace, folder, config, entry=entry, platform=platform)
     if config.enable_dep_gen:
         deps = deps_document(trace, entry=entry, platform=platform)
         written.append(_write_json(folder / DEPS_FILE, deps))

@@ -83,7 +83,11 @@ TEST(RuntimeTrace, EveryBlockIsRecordedOncePerCoreInTimeOrderOnAValidCore) {
     EXPECT_LE(0, t.submit_begin_ns);
     EXPECT_LE(t.submit_begin_ns, t.submit_end_ns);
   }
-  EXPECT_EQ(trace.tasks.front().submit_begin_ns, 0);  // times count from the run's first submit
+  // Times count from the run's first traced event: here the parallel scope opened before the first submit.
+  ASSERT_FALSE(trace.scopes.empty());
+  EXPECT_EQ(trace.scopes.front().begin_ns, 0);
+  EXPECT_LE(trace.scopes.front().end_ns, TaskOf(trace, p.reader).submit_begin_ns);
+  EXPECT_LE(0, trace.tasks.front().submit_begin_ns);
   const TaskTrace& group = TaskOf(trace, p.group);
   EXPECT_EQ(group.kernels, (std::vector<std::string>{"mm_aic", "mm_aiv", "mm_aiv"}));
   EXPECT_EQ(group.spans[0].core_type, CoreType::AIC);
@@ -216,6 +220,62 @@ TEST(RuntimeTrace, SpansAreUnmeasuredWithoutCountingHooks) {
   for (const TaskTrace& t : rt.LastRunTrace().tasks) {
     for (const CoreSpan& s : t.spans) EXPECT_FALSE(s.counters.measured) << t.kernel;
   }
+}
+
+TEST(RuntimeTrace, AScopeRecordsItsTasksEdgesPeaksAndAllocations) {
+  Runtime rt(RuntimeOptions{kClusters});
+  rt.SetTracing(true);
+  Program p;
+  p.Submit(rt);  // one parallel scope of 4 iterations, one task each; the rest outside any scope
+  RunTrace trace = rt.LastRunTrace();
+  ASSERT_EQ(trace.scopes.size(), 1u);
+  const ScopeTrace& loop = trace.scopes[0];
+  EXPECT_EQ(loop.mode, "parallel");
+  EXPECT_EQ(loop.depth, 0);
+  EXPECT_EQ(loop.parent_id, -1);
+  EXPECT_EQ(loop.iterations, 4);
+  EXPECT_EQ(loop.tasks, 4);
+  EXPECT_EQ(loop.dep_edges, 0);  // the iterations write disjoint rows
+  EXPECT_GE(loop.peak_tasks_in_flight, 1);
+  EXPECT_LE(loop.peak_tasks_in_flight, 4);
+  EXPECT_EQ(loop.peak_tensormap_entries, 4);  // one output per task, none finished-and-pruned yet
+  EXPECT_LE(loop.begin_ns, loop.end_ns);
+}
+
+TEST(RuntimeTrace, NestedScopesCountTheirInnerTasksAndTheHeapOpenAroundThem) {
+  Runtime rt(RuntimeOptions{kClusters});
+  rt.SetTracing(true);
+  Tensor buf = Tensor::Allocate(ir::DataType::FP32, {8});
+  rt.BeginScope(ScopeMode::Auto);
+  rt.RecordAllocation(1024);
+  rt.Submit(KernelSet::Aiv({"write", Busy}), TaskArgs().AddOutputExisting(buf));
+  rt.BeginScope(ScopeMode::Manual);
+  rt.RecordAllocation(256);
+  rt.Submit(KernelSet::Aiv({"read", Busy}), TaskArgs().AddInput(buf));
+  rt.EndScope();
+  rt.Submit(KernelSet::Aiv({"read_again", Busy}), TaskArgs().AddInput(buf));
+  rt.EndScope();
+  rt.WaitAll();
+  RunTrace trace = rt.LastRunTrace();
+  ASSERT_EQ(trace.scopes.size(), 2u);
+  const ScopeTrace& outer = trace.scopes[0];
+  const ScopeTrace& inner = trace.scopes[1];
+  EXPECT_EQ(outer.mode, "auto");
+  EXPECT_EQ(inner.mode, "manual");
+  EXPECT_EQ(inner.parent_id, outer.scope_id);
+  EXPECT_EQ(inner.depth, 1);
+  EXPECT_EQ(outer.tasks, 3);
+  EXPECT_EQ(inner.tasks, 1);
+  EXPECT_EQ(outer.heap_bytes, 1024 + 256);
+  EXPECT_EQ(inner.heap_bytes, 256);
+  EXPECT_EQ(inner.dep_edges, 0);  // a manual scope derives no dependencies
+  EXPECT_EQ(outer.dep_edges, 1);  // read_again after write
+  EXPECT_LE(outer.begin_ns, inner.begin_ns);
+  EXPECT_LE(inner.end_ns, outer.end_ns);
+
+  Program next;  // the next run starts its scopes afresh
+  next.Submit(rt);
+  EXPECT_EQ(rt.LastRunTrace().scopes.size(), 1u);
 }
 
 }  // namespace

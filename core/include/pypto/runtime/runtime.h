@@ -153,6 +153,9 @@ class Runtime {
   // per submit and per core a block runs on. Off (the default) they record
   // nothing, so runs that do not ask for a trace pay only a flag test.
   void SetTracing(bool on) { tracing_.store(on, std::memory_order_relaxed); }
+  // The orchestration created a tensor of `bytes` (pypto_rt_tensor_create):
+  // counted in the heap bytes of the traced scopes open now.
+  void RecordAllocation(int64_t bytes);
   // The current or last run's tasks that were submitted while tracing was on,
   // with the tensors their arguments view. Call it after WaitAll.
   RunTrace LastRunTrace() const;
@@ -189,6 +192,10 @@ class Runtime {
   };
 
   void StartRunIfIdle(RetiredRun& retired);
+  // The bookkeeping of traced scopes (under submit_mu_).
+  void BeginScopeTrace(ScopeMode mode);
+  void CloseScopeTrace();
+  void CountTaskInScopes(const Task& task);
   TaskId Enqueue(const KernelSet& kernels, const TaskArgs& args, int core_num, const std::vector<TaskId>& deps);
   // The tasks whose recorded accesses conflict with `args`; with `causes`,
   // also which argument pairs conflict (traced tasks).
@@ -227,7 +234,7 @@ class Runtime {
   // side (Submit, scopes, WaitAll) and guards the access history and the
   // scopes; mu_ guards the tasks' state, the ready queue and the clusters,
   // which the workers share.
-  std::mutex submit_mu_;
+  mutable std::mutex submit_mu_;
   mutable std::mutex mu_;
   std::condition_variable work_cv_;
   std::condition_variable done_cv_;
@@ -259,6 +266,15 @@ class Runtime {
   std::vector<int64_t> scope_ids_;         // per open scope: its instance id
   std::vector<int64_t> scope_iterations_;  // per open scope: the current iteration (parallel scopes)
   int64_t next_scope_id_ = 0;
+  // Per open scope, its trace when tracing was on as it opened; the closed
+  // ones of this run. Both under submit_mu_.
+  struct OpenScopeTrace {
+    ScopeTrace trace;
+    int64_t last_iteration = -1;  // the iteration its last task was submitted in
+  };
+  std::vector<std::optional<OpenScopeTrace>> open_scope_traces_;
+  std::vector<ScopeTrace> scope_traces_;
+  bool scope_traces_stale_ = false;  // a run ended: the next one starts them afresh
   std::shared_ptr<const ParallelPath> parallel_path_ = std::make_shared<const ParallelPath>();
   std::unique_ptr<Fault> fault_;
   std::atomic<bool> run_faulted_{false};

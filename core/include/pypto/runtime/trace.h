@@ -93,10 +93,29 @@ struct TaskTrace {
   std::vector<CoreSpan> spans;        // by block, then core
 };
 
+// One scope instance (scope_begin .. scope_end) opened while tracing was on,
+// with what the tasks submitted inside it (nested scopes' too) asked of the
+// runtime: the figures a device's rings must hold for it.
+struct ScopeTrace {
+  int64_t scope_id = 0;
+  int64_t parent_id = -1;           // the enclosing scope; -1 at the top
+  std::string mode;                 // "auto", "manual", "parallel"
+  int32_t depth = 0;                // 0 at the top
+  int64_t begin_ns = 0;
+  int64_t end_ns = 0;
+  int64_t iterations = 0;           // parallel scopes: iterations that submitted a task
+  int64_t tasks = 0;                // submitted while it was open
+  int64_t peak_tasks_in_flight = 0; // submitted and unfinished at once, at most, while it was open
+  int64_t dep_edges = 0;            // dependencies of its tasks
+  int64_t peak_tensormap_entries = 0;  // tensor accesses the runtime tracked at once, at most, while it was open
+  int64_t heap_bytes = 0;           // tensors the orchestration created while it was open
+};
+
 struct RunTrace {
   int32_t clusters = 0;          // of the runtime: cores that ran nothing have tracks too
   std::vector<TaskTrace> tasks;  // by id
   std::vector<TensorTrace> tensors;
+  std::vector<ScopeTrace> scopes;  // by begin time
 };
 
 }  // namespace pypto::runtime

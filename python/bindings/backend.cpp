@@ -15,6 +15,7 @@ using backend::Artifact;
 using backend::ArtifactKind;
 using backend::Executable;
 using backend::ProgramArg;
+using backend::TraceOptions;
 
 namespace {
 
@@ -84,13 +85,19 @@ py::list Run(Executable& executable, const std::string& entry, const py::sequenc
   return out;
 }
 
-py::tuple RunTraced(Executable& executable, const std::string& entry, const py::sequence& values) {
+py::tuple RunTraced(Executable& executable, const std::string& entry, const py::sequence& values, int args_dump) {
+  if (args_dump < 0 || args_dump > 2) {
+    ThrowValueError("run_traced: args_dump must be 0 (none), 1 (tensors tagged with pl.dump_tag) or 2 (every "
+                    "tensor argument), got " + std::to_string(args_dump));
+  }
   CallArgs call(values);
   std::vector<runtime::Tensor> results;
   runtime::RunTrace trace;
+  TraceOptions options;
+  options.args_dump = static_cast<runtime::ArgsDump>(args_dump);
   {
     py::gil_scoped_release release;
-    results = executable.RunTraced(entry, call.args, trace);
+    results = executable.RunTraced(entry, call.args, trace, options);
   }
   py::list out;
   for (const auto& result : results) out.append(call.Result(result));
@@ -144,9 +151,10 @@ void BindBackend(py::module_& m) {
            "numpy.ndarray or any DLPack or buffer-protocol array, shared, never copied) and scalars as the int of "
            "their bit pattern. Returns the program's results: a result that is one of the arguments as that "
            "argument object, others as runtime.Tensor. A kernel fault raises pypto.KernelFault.")
-      .def("run_traced", &RunTraced, py::arg("entry"), py::arg("args"),
-           "Runs like run() and returns (results, runtime.RunTrace): the tasks, their arguments, dependencies and "
-           "per-core timings. Only simulator toolchains can trace.");
+      .def("run_traced", &RunTraced, py::arg("entry"), py::arg("args"), py::arg("args_dump") = 0,
+           "Runs like run() and returns (results, runtime.RunTrace): the tasks, their arguments, dependencies, "
+           "per-core timings and counters, and the scopes. args_dump 1 or 2 also copies the tensor arguments of "
+           "tasks (tagged with pl.dump_tag, or all) into TaskTrace.dumps. Only simulator toolchains can trace.");
 
   m.def(
       "build",

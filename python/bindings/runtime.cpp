@@ -272,6 +272,14 @@ void BindRunTrace(py::module_& m) {
       .def_readonly("pred", &OverlapCause::pred)
       .def_readonly("arg", &OverlapCause::arg)
       .def_readonly("pred_arg", &OverlapCause::pred_arg);
+  py::class_<runtime::ArgDump>(m, "ArgDump",
+                               "The contents of a task's tensor argument `arg`, before (inputs) or after (outputs) "
+                               "the task ran: the view's elements in row-major order.")
+      .def_readonly("arg", &runtime::ArgDump::arg)
+      .def_readonly("after", &runtime::ArgDump::after)
+      .def_property_readonly("data", [](const runtime::ArgDump& d) {
+        return py::bytes(reinterpret_cast<const char*>(d.bytes.data()), d.bytes.size());
+      });
   py::class_<TaskTrace>(m, "TaskTrace", "One traced task; ready_ns is -1 when its blocks were never queued.")
       .def_readonly("id", &TaskTrace::id)
       .def_readonly("kernel", &TaskTrace::kernel)
@@ -284,7 +292,8 @@ void BindRunTrace(py::module_& m) {
       .def_readonly("submit_begin_ns", &TaskTrace::submit_begin_ns)
       .def_readonly("submit_end_ns", &TaskTrace::submit_end_ns)
       .def_readonly("ready_ns", &TaskTrace::ready_ns)
-      .def_readonly("spans", &TaskTrace::spans);
+      .def_readonly("spans", &TaskTrace::spans)
+      .def_readonly("dumps", &TaskTrace::dumps, "With an argument dump: by argument, before then after.");
   py::class_<runtime::ScopeTrace>(m, "ScopeTrace",
                                   "One traced scope instance: what its tasks asked of the runtime (times in ns since "
                                   "the run's first traced event).")

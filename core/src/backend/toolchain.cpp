@@ -105,16 +105,22 @@ class SimulatedExecutable : public Executable {
   }
 
   std::vector<runtime::Tensor> RunTraced(const std::string& entry, const std::vector<ProgramArg>& args,
-                                         runtime::RunTrace& trace) override {
+                                         runtime::RunTrace& trace, const TraceOptions& options) override {
     OrchestrationFn* fn = Entry(entry);
     std::lock_guard lock(chip_.run_mutex);
     // The chip's runtime is shared by every program of the platform: tracing
     // is on for this run only, also when it throws.
     struct TracingOn {
       runtime::Runtime& rt;
-      explicit TracingOn(runtime::Runtime& r) : rt(r) { rt.SetTracing(true); }
-      ~TracingOn() { rt.SetTracing(false); }
-    } tracing(chip_.runtime);
+      TracingOn(runtime::Runtime& r, runtime::ArgsDump dump) : rt(r) {
+        rt.SetTracing(true);
+        rt.SetArgsDump(dump);
+      }
+      ~TracingOn() {
+        rt.SetTracing(false);
+        rt.SetArgsDump(runtime::ArgsDump::Off);
+      }
+    } tracing(chip_.runtime, options.args_dump);
     auto results = RunLocked(entry, fn, args);
     trace = chip_.runtime.LastRunTrace();
     return results;
@@ -266,11 +272,11 @@ bool HasKernelHeaders(const fs::path& dir) {
 }  // namespace
 
 std::vector<runtime::Tensor> Executable::RunTraced(const std::string&, const std::vector<ProgramArg>&,
-                                                   runtime::RunTrace&) {
+                                                   runtime::RunTrace&, const TraceOptions&) {
   throw Error(ErrorKind::kRuntime,
-              "this toolchain cannot trace a run, so the swimlane and dependency outputs (RunConfig "
-              "enable_chip_swimlane, enable_dep_gen) are unavailable here; run on a simulator platform "
-              "(RunConfig(platform='a2a3sim') or 'a5sim') to get them");
+              "this toolchain cannot trace a run, so the runtime DFX outputs (RunConfig enable_chip_swimlane, "
+              "enable_pmu, enable_dep_gen, enable_scope_stats, enable_dump_args) are unavailable here; run on a "
+              "simulator platform (RunConfig(platform='a2a3sim') or 'a5sim') to get them");
 }
 
 Toolchain& GetToolchain(const std::string& name) {

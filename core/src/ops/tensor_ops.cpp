@@ -371,8 +371,21 @@ void RegisterBlockIdentity() {
   }
 }
 
+// `pl.dump_tag(t)`: with RunConfig(enable_dump_args=1), the tasks whose
+// arguments view t's memory dump them. A statement of the orchestration.
+void RegisterDumpTag() {
+  TensorOp("tensor.dump_tag", "Mark a tensor's memory for the argument dump (RunConfig(enable_dump_args=1))")
+      .add_argument("tensor", "the tensor to dump wherever a task reads or writes it")
+      .set_placement(Placement::kOrchestrationOnly)
+      .set_type_deduce([](const DeduceContext& ctx) -> TypePtr {
+        ArrayArg(ctx, 0, kTensor);
+        return UnknownType::Make();
+      });
+}
+
 [[maybe_unused]] const bool kRegistered = [] {
   RegisterCreation();
+  RegisterDumpTag();
   RegisterViewsAndAccess();
   RegisterArithmetic();
   RegisterBitwise();

@@ -329,6 +329,13 @@ int32_t pypto_rt_scope_end(PyptoRtContext* ctx) {
   return Guard(ctx, [&] { ctx->runtime->EndScope(); });
 }
 
+int32_t pypto_rt_dump_tag(PyptoRtContext* ctx, const PyptoRtTensor* tensor) {
+  return Guard(ctx, [&] {
+    if (tensor == nullptr) pypto::ThrowValueError("pypto_rt_dump_tag: the tensor handle is NULL");
+    ctx->runtime->TagForDump(tensor->tensor);
+  });
+}
+
 int32_t pypto_rt_wait(PyptoRtContext* ctx) {
   if (ctx == nullptr) return kFailed;
   try {

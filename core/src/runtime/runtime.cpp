@@ -96,6 +96,7 @@ struct Runtime::Task::Record {
   std::vector<TaskId> explicit_deps;
   std::vector<OverlapCause> overlaps;
   std::vector<CoreSpan> spans;
+  std::vector<ArgDump> dumps;
 };
 
 // A thread that runs one job at a time for a cluster worker.
@@ -253,10 +254,7 @@ Runtime::Task* Runtime::FindTask(TaskId id) const {
 void Runtime::StartRunIfIdle(RetiredRun& retired) {
   if (run_open_) return;
   run_open_ = true;
-  if (scope_traces_stale_) {
-    scope_traces_.clear();
-    scope_traces_stale_ = false;
-  }
+  ForgetStaleTrace();
   retired.tasks.swap(tasks_);
   retired.accesses.swap(accesses_);
   access_count_ = 0;
@@ -453,11 +451,43 @@ const char* ScopeModeName(ScopeMode mode) {
 
 }  // namespace
 
-void Runtime::BeginScopeTrace(ScopeMode mode) {
-  if (scope_traces_stale_) {
-    scope_traces_.clear();
-    scope_traces_stale_ = false;
+void Runtime::ForgetStaleTrace() {
+  if (!trace_stale_) return;
+  scope_traces_.clear();
+  dump_tags_.clear();
+  trace_stale_ = false;
+}
+
+void Runtime::TagForDump(const Tensor& t) {
+  std::lock_guard submitting(submit_mu_);
+  std::lock_guard lock(mu_);
+  ForgetStaleTrace();
+  dump_tags_.insert(t.storage().get());
+}
+
+namespace {
+
+// Whether a task's argument is dumped before / after the task runs.
+bool DumpedBefore(ArgDirection dir) {
+  return dir == ArgDirection::Input || dir == ArgDirection::InOut || dir == ArgDirection::NoDep;
+}
+bool DumpedAfter(ArgDirection dir) { return dir != ArgDirection::Input && dir != ArgDirection::Scalar; }
+
+}  // namespace
+
+void Runtime::DumpArgs(Task& task, bool after) {
+  const ArgsDump mode = args_dump_.load(std::memory_order_relaxed);
+  if (!task.record || mode == ArgsDump::Off) return;
+  for (size_t i = 0; i < task.args.size(); ++i) {
+    const TaskArgs::Arg& arg = task.args[i];
+    if (arg.dir == ArgDirection::Scalar || (after ? !DumpedAfter(arg.dir) : !DumpedBefore(arg.dir))) continue;
+    if (mode == ArgsDump::Tagged && dump_tags_.count(arg.tensor.storage().get()) == 0) continue;
+    task.record->dumps.push_back({static_cast<int32_t>(i), after, arg.tensor.PackedBytes()});
   }
+}
+
+void Runtime::BeginScopeTrace(ScopeMode mode) {
+  ForgetStaleTrace();
   if (!tracing_.load(std::memory_order_relaxed)) {
     open_scope_traces_.emplace_back();
     return;
@@ -509,7 +539,10 @@ void Runtime::Release(Task* t, bool from_submit) {
     CompleteTask(t);
     return;
   }
-  if (t->record) t->record->ready_ns = NowNs();
+  if (t->record) {
+    t->record->ready_ns = NowNs();
+    DumpArgs(*t, /*after=*/false);
+  }
   for (int32_t b = 0; b < t->core_num; ++b) ready_.push_back({t, b});
   // Waking a worker costs more than a small kernel. A lone block the
   // submitting thread made ready waits for the next submit or for WaitAll,
@@ -537,6 +570,7 @@ void Runtime::CompleteTask(Task* done) {
   while (!work.empty()) {
     Task* t = work.back();
     work.pop_back();
+    if (!fault_ && t->core_num > 0) DumpArgs(*t, /*after=*/true);
     t->finished = true;
     --unfinished_;
     for (Task* s : t->successors) {
@@ -772,7 +806,7 @@ void Runtime::WaitAll() {
   std::unique_ptr<Fault> fault = std::move(fault_);
   size_t open_scopes = scopes_.size();
   while (!open_scope_traces_.empty()) CloseScopeTrace();
-  scope_traces_stale_ = true;
+  trace_stale_ = true;
   scopes_.clear();
   scope_ids_.clear();
   scope_iterations_.clear();
@@ -891,6 +925,7 @@ TaskTrace TraceOfTask(const Runtime::Task& task, int64_t origin_ns, TensorTable&
     out.spans.push_back(span);
   }
   SortSpans(out.spans);
+  out.dumps = record.dumps;
   return out;
 }
 

@@ -147,6 +147,36 @@ int64_t Tensor::numel() const {
 
 bool Tensor::is_contiguous() const { return strides_ == RowMajorStrides(shape_); }
 
+std::vector<uint8_t> Tensor::PackedBytes() const {
+  const int64_t bits = ElementBits(dtype_);
+  const auto* base = static_cast<const uint8_t*>(data());
+  if (numel() == 0 || base == nullptr) return {};
+  if (is_contiguous() || bits % 8 != 0) {
+    auto [lo, hi] = ByteRange();
+    return std::vector<uint8_t>(reinterpret_cast<const uint8_t*>(lo), reinterpret_cast<const uint8_t*>(hi));
+  }
+  const size_t item = static_cast<size_t>(bits / 8);
+  std::vector<uint8_t> out(static_cast<size_t>(numel()) * item);
+  uint8_t* next = out.data();
+  // An odometer over every dim but the last; each step copies one innermost row.
+  const size_t rank = shape_.size();
+  const int64_t cols = rank == 0 ? 1 : shape_[rank - 1];
+  const int64_t col_stride = rank == 0 ? 1 : strides_[rank - 1];
+  std::vector<int64_t> index(rank > 0 ? rank - 1 : 0, 0);
+  for (;;) {
+    int64_t offset = 0;
+    for (size_t d = 0; d + 1 < rank; ++d) offset += index[d] * strides_[d];
+    for (int64_t c = 0; c < cols; ++c) {
+      std::memcpy(next, base + (offset + c * col_stride) * static_cast<int64_t>(item), item);
+      next += item;
+    }
+    size_t d = index.size();
+    while (d > 0 && ++index[d - 1] == shape_[d - 1]) index[--d] = 0;
+    if (d == 0) break;
+  }
+  return out;
+}
+
 std::pair<uintptr_t, uintptr_t> Tensor::ByteRange() const {
   auto begin = reinterpret_cast<uintptr_t>(data());
   if (numel() == 0) return {begin, begin};

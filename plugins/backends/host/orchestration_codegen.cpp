@@ -489,6 +489,10 @@ class OrchestrationCodegen {
     if (op == "array.get_element") return HostValue::Of(ArrayGet(call));
     if (op == "array.update_element") return HostValue::Of(ArrayUpdate(call));
     if (op == "system.task_dummy") return HostValue::Of(TaskDummy(call));
+    if (op == "tensor.dump_tag") {
+      b_.CreateCall(api_.dump_tag, {ctx_, EvalValue(call.args[0])});
+      return HostValue::Missing("pl.dump_tag(...) has no value");
+    }
     Fail(op, "this op is not lowered in orchestration code (the runtime C API has tensor create/view/dim, "
              "task submission and scopes); move it into a kernel",
          call.span);

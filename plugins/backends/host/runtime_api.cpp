@@ -31,6 +31,7 @@ RuntimeApi::RuntimeApi(llvm::Module& module) {
   scope_begin = declare("pypto_rt_scope_begin", i32, {ptr, i32});
   scope_end = declare("pypto_rt_scope_end", i32, {ptr});
   parallel_next = declare("pypto_rt_parallel_next", i32, {ptr});
+  dump_tag = declare("pypto_rt_dump_tag", i32, {ptr, ptr});
   error = declare("pypto_rt_error", ptr, {ptr});
   kernel_type = llvm::FunctionType::get(llvm::Type::getVoidTy(c), {ptr, ptr}, false);
 }

@@ -32,6 +32,7 @@ struct RuntimeApi {
   llvm::FunctionCallee scope_begin;
   llvm::FunctionCallee scope_end;
   llvm::FunctionCallee parallel_next;
+  llvm::FunctionCallee dump_tag;
   llvm::FunctionCallee error;
   // void(const int64_t* args, PyptoRtCoreContext* ctx), the kernel entry type.
   llvm::FunctionType* kernel_type;

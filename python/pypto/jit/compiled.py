@@ -145,7 +145,7 @@ class CompiledProgram:
 
     def _run_traced(self, values: list[Any], config: Any) -> list[Any]:
         """Runs with the runtime recording what it did, and writes the DFX outputs `config` asks for."""
-        results, trace = self.executable.run_traced(self.entry, values)
+        results, trace = self.executable.run_traced(self.entry, values, args_dump=config.enable_dump_args)
         dfx.write_outputs(trace, self.output_dir, config, entry=self.entry, platform=self.platform)
         return results
 

@@ -77,6 +77,7 @@ DISPATCH_ALIASES: dict[str, tuple[str | None, str | None]] = {
     "store": (None, "tile.store"),
     "move": (None, "tile.move"),
     "create_tensor": ("tensor.create", None),
+    "dump_tag": ("tensor.dump_tag", None),
     "create_tile": (None, "tile.create"),
     "assemble": ("tensor.assemble", "tile.assemble"),
     "and_": ("tensor.and", "tile.and"),

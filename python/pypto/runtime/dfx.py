@@ -19,6 +19,9 @@ module writes, under ``<output_dir>/dfx_outputs/``:
 * ``scope_stats/scope_stats.jsonl`` and ``scope_stats.html``
   (``RunConfig(enable_scope_stats=True)``): per scope, what its tasks asked
   of the device's rings (``pypto.runtime.scope_stats``).
+* ``args_dump/args_dump.json`` and ``args_dump.bin``
+  (``RunConfig(enable_dump_args=N)``): tensor arguments of tasks as the
+  runtime bound them (``pypto.runtime.args_dump``).
 * ``deps.json`` and ``deps.dot``: the tasks, their arguments, the buffers they
   view and every dependency edge with its source (``explicit`` deps= or an
   argument ``overlap``); 64-bit ids are strings.
@@ -34,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from pypto import platforms
-from pypto.runtime import device_time, pmu, scope_stats
+from pypto.runtime import args_dump, device_time, pmu, scope_stats
 
 DFX_DIR = "dfx_outputs"
 SWIMLANE_FILE = "chip_swimlane.json"
@@ -54,7 +57,7 @@ def wants_trace(config: Any) -> bool:
     """Whether a run with `config` must be traced: a swimlane, a PMU report, a dependency graph or scope
     statistics were asked for."""
     return config is not None and bool(config.enable_chip_swimlane or config.enable_dep_gen or config.enable_pmu
-                                       or config.enable_scope_stats)
+                                       or config.enable_scope_stats or config.enable_dump_args)
 
 
 def write_outputs(trace: Any, output_dir: Path, config: Any, *, entry: str, platform: str) -> list[Path]:
@@ -75,6 +78,8 @@ def write_outputs(trace: Any, output_dir: Path, config: Any, *, entry: str, plat
         written.append(pmu.write(trace, folder / pmu.PMU_FILE, config.enable_pmu, ghz))
     if config.enable_scope_stats:
         written += scope_stats.write(trace, folder, config, entry=entry, platform=platform)
+    if config.enable_dump_args:
+        written += args_dump.write(trace, folder, config.enable_dump_args, entry=entry, platform=platform)
     if config.enable_dep_gen:
         deps = deps_document(trace, entry=entry, platform=platform)
         written.append(_write_json(folder / DEPS_FILE, deps))

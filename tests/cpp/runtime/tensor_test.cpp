@@ -1,4 +1,5 @@
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "pypto/runtime/dlpack.h"
@@ -126,6 +127,31 @@ TEST(RuntimeTensor, ReadOnlyMemoryCannotBeAKernelOutput) {
             std::string::npos)
       << message;
   EXPECT_NE(ErrorOf([&] { args.AddOutputExisting(t.View({1}, {2})); }).find("read-only memory"), std::string::npos);
+}
+
+TEST(RuntimeTensor, PackedBytesGatherAWindowRowByRow) {
+  Tensor t = Tensor::Allocate(ir::DataType::INT32, {4, 6});
+  auto* data = static_cast<int32_t*>(t.data());
+  for (int i = 0; i < 24; ++i) data[i] = i;
+  Tensor window = t.View({1, 2}, {2, 3});
+  std::vector<uint8_t> bytes = window.PackedBytes();
+  ASSERT_EQ(bytes.size(), 6 * sizeof(int32_t));
+  std::vector<int32_t> values(6);
+  std::memcpy(values.data(), bytes.data(), bytes.size());
+  EXPECT_EQ(values, (std::vector<int32_t>{8, 9, 10, 14, 15, 16}));
+  std::vector<uint8_t> whole = t.PackedBytes();
+  EXPECT_EQ(whole.size(), 24 * sizeof(int32_t));
+  EXPECT_EQ(std::memcmp(whole.data(), data, whole.size()), 0);
+}
+
+TEST(RuntimeTensor, PackedBytesOfAStridedWrapFollowTheStrides) {
+  std::vector<float> column_major = {0, 1, 2, 3, 4, 5};  // a 2 x 3 matrix stored by columns
+  Tensor t = Tensor::Wrap(column_major.data(), ir::DataType::FP32, {2, 3}, {1, 2});
+  std::vector<uint8_t> bytes = t.PackedBytes();
+  std::vector<float> rows(6);
+  std::memcpy(rows.data(), bytes.data(), bytes.size());
+  EXPECT_EQ(rows, (std::vector<float>{0, 2, 4, 1, 3, 5}));
+  EXPECT_TRUE(Tensor::Allocate(ir::DataType::FP32, {0, 4}).PackedBytes().empty());
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // recorded while tracing is off.
 #include <array>
 #include <atomic>
+#include <cstring>
 #include <set>
 #include <thread>
 #include <tuple>
@@ -276,6 +277,69 @@ TEST(RuntimeTrace, NestedScopesCountTheirInnerTasksAndTheHeapOpenAroundThem) {
   Program next;  // the next run starts its scopes afresh
   next.Submit(rt);
   EXPECT_EQ(rt.LastRunTrace().scopes.size(), 1u);
+}
+
+// A kernel that adds 1 to every element of its FP32 output (argument 1).
+void AddOne(const int64_t* args, PyptoRtCoreContext*) {
+  const auto& out = *reinterpret_cast<const PyptoRtTensorDesc*>(static_cast<intptr_t>(args[1]));
+  auto* data = static_cast<float*>(out.data);
+  int64_t n = 1;
+  for (int d = 0; d < out.ndim; ++d) n *= out.shape[d];
+  for (int64_t i = 0; i < n; ++i) data[i] += 1.0f;
+}
+
+std::vector<float> Floats(const ArgDump& dump) {
+  std::vector<float> out(dump.bytes.size() / sizeof(float));
+  std::memcpy(out.data(), dump.bytes.data(), dump.bytes.size());
+  return out;
+}
+
+TEST(RuntimeTrace, ArgsDumpCopiesInputsBeforeAndOutputsAfterTheTaskRuns) {
+  Runtime rt(RuntimeOptions{kClusters});
+  rt.SetTracing(true);
+  rt.SetArgsDump(ArgsDump::All);
+  Tensor in = Tensor::Allocate(ir::DataType::FP32, {4});
+  Tensor acc = Tensor::Allocate(ir::DataType::FP32, {4});
+  static_cast<float*>(in.data())[0] = 7.0f;
+  rt.Submit(KernelSet::Aiv({"add_one", AddOne}), TaskArgs().AddInput(in).AddInOut(acc));
+  rt.Submit(KernelSet::Aiv({"add_one", AddOne}), TaskArgs().AddInput(in).AddInOut(acc));
+  rt.WaitAll();
+  RunTrace trace = rt.LastRunTrace();
+  ASSERT_EQ(trace.tasks.size(), 2u);
+  for (int i = 0; i < 2; ++i) {
+    const auto& dumps = trace.tasks[i].dumps;
+    ASSERT_EQ(dumps.size(), 3u);  // in before, acc before, acc after
+    EXPECT_EQ(Floats(dumps[0]), (std::vector<float>{7, 0, 0, 0}));
+    EXPECT_EQ(dumps[1].arg, 1);
+    EXPECT_FALSE(dumps[1].after);
+    EXPECT_EQ(Floats(dumps[1]), std::vector<float>(4, static_cast<float>(i)));
+    EXPECT_TRUE(dumps[2].after);
+    EXPECT_EQ(Floats(dumps[2]), std::vector<float>(4, static_cast<float>(i + 1)));
+  }
+}
+
+TEST(RuntimeTrace, TaggedArgsDumpKeepsOnlyArgumentsViewingATaggedTensor) {
+  Runtime rt(RuntimeOptions{kClusters});
+  rt.SetTracing(true);
+  rt.SetArgsDump(ArgsDump::Tagged);
+  Tensor tagged = Tensor::Allocate(ir::DataType::FP32, {2, 4});
+  Tensor other = Tensor::Allocate(ir::DataType::FP32, {4});
+  rt.TagForDump(tagged);
+  rt.Submit(KernelSet::Aiv({"add_one", AddOne}), TaskArgs().AddInput(other).AddOutputExisting(tagged.View({1, 0}, {1, 4})));
+  rt.Submit(KernelSet::Aiv({"add_one", AddOne}), TaskArgs().AddInput(tagged).AddOutputExisting(other));
+  rt.WaitAll();
+  RunTrace trace = rt.LastRunTrace();
+  ASSERT_EQ(trace.tasks.size(), 2u);
+  ASSERT_EQ(trace.tasks[0].dumps.size(), 1u);
+  EXPECT_EQ(trace.tasks[0].dumps[0].arg, 1);
+  EXPECT_EQ(Floats(trace.tasks[0].dumps[0]), std::vector<float>(4, 1.0f));  // the window's row only
+  ASSERT_EQ(trace.tasks[1].dumps.size(), 1u);
+  EXPECT_EQ(Floats(trace.tasks[1].dumps[0]), (std::vector<float>{0, 0, 0, 0, 1, 1, 1, 1}));
+
+  rt.SetArgsDump(ArgsDump::Off);
+  rt.Submit(KernelSet::Aiv({"add_one", AddOne}), TaskArgs().AddInput(other).AddOutputExisting(tagged));
+  rt.WaitAll();
+  EXPECT_TRUE(rt.LastRunTrace().tasks[0].dumps.empty());
 }
 
 }  // namespace

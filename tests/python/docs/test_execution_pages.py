@@ -53,6 +53,7 @@ def test_runtime_dfx_page(tmp_path, monkeypatch, capsys):
     assert ("['chip_swimlane.json', 'chip_swimlane_device.json', 'deps.dot', 'deps.json', 'pmu.csv']"
             in printed)
     assert "on the device: 2.57 us" in printed
+    assert "exp_all after (64, 64) True" in printed and "add_back before (64, 64) True" in printed
     assert printed.count("(overlap)") == 4
     assert "5 kernel slices, for example exp_rows (task" in printed
 

@@ -74,6 +74,11 @@ struct BuildStats {
   double seconds = 0;
 };
 
+// What a traced run records besides tasks, timings and counters.
+struct TraceOptions {
+  runtime::ArgsDump args_dump = runtime::ArgsDump::Off;
+};
+
 class Executable {
  public:
   virtual ~Executable() = default;
@@ -87,9 +92,10 @@ class Executable {
   // Runs like Run and fills `trace` with what the runtime did: tasks,
   // arguments, dependencies and per-core timings (the DFX outputs are written
   // from it). Only this call records them, so Run pays nothing for tracing.
-  // A toolchain whose runs cannot be traced throws a kRuntime error saying so.
+  // `options` say what else the trace holds (argument dumps). A toolchain
+  // whose runs cannot be traced throws a kRuntime error saying so.
   virtual std::vector<runtime::Tensor> RunTraced(const std::string& entry, const std::vector<ProgramArg>& args,
-                                                 runtime::RunTrace& trace);
+                                                 runtime::RunTrace& trace, const TraceOptions& options = {});
   virtual BuildStats build_stats() const = 0;
 };
 

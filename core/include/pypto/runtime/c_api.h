@@ -139,6 +139,8 @@ PYPTO_RT_API int32_t pypto_rt_scope_end(PyptoRtContext* ctx);
 /* Starts the next iteration of the innermost PARALLEL scope (call it at the
  * top of every iteration after the first, or of every one: only changes count). */
 PYPTO_RT_API int32_t pypto_rt_parallel_next(PyptoRtContext* ctx);
+/* Marks the tensor's memory for the argument dump of a traced run (pl.dump_tag). */
+PYPTO_RT_API int32_t pypto_rt_dump_tag(PyptoRtContext* ctx, const PyptoRtTensor* tensor);
 
 /* Waits until every submitted task has finished. Nonzero when a kernel
  * faulted or a call failed; pypto_rt_error says why. */

@@ -22,6 +22,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -153,6 +154,10 @@ class Runtime {
   // per submit and per core a block runs on. Off (the default) they record
   // nothing, so runs that do not ask for a trace pay only a flag test.
   void SetTracing(bool on) { tracing_.store(on, std::memory_order_relaxed); }
+  // What traced tasks dump of their tensor arguments (see ArgDump).
+  void SetArgsDump(ArgsDump mode) { args_dump_.store(mode, std::memory_order_relaxed); }
+  // Marks `t`'s storage for ArgsDump::Tagged in the current run (pl.dump_tag).
+  void TagForDump(const Tensor& t);
   // The orchestration created a tensor of `bytes` (pypto_rt_tensor_create):
   // counted in the heap bytes of the traced scopes open now.
   void RecordAllocation(int64_t bytes);
@@ -194,6 +199,10 @@ class Runtime {
   void StartRunIfIdle(RetiredRun& retired);
   // The bookkeeping of traced scopes (under submit_mu_).
   void BeginScopeTrace(ScopeMode mode);
+  // Clears the last run's scope traces and dump tags once the next run begins.
+  void ForgetStaleTrace();
+  // Copies the arguments of a traced task that ArgsDump selects, before or after it runs (under mu_).
+  void DumpArgs(Task& task, bool after);
   void CloseScopeTrace();
   void CountTaskInScopes(const Task& task);
   TaskId Enqueue(const KernelSet& kernels, const TaskArgs& args, int core_num, const std::vector<TaskId>& deps);
@@ -274,7 +283,9 @@ class Runtime {
   };
   std::vector<std::optional<OpenScopeTrace>> open_scope_traces_;
   std::vector<ScopeTrace> scope_traces_;
-  bool scope_traces_stale_ = false;  // a run ended: the next one starts them afresh
+  std::set<const Storage*> dump_tags_;  // TagForDump's storages, this run (under submit_mu_ and mu_)
+  bool trace_stale_ = false;  // a run ended: the next one starts its scope traces and tags afresh
+  std::atomic<ArgsDump> args_dump_{ArgsDump::Off};
   std::shared_ptr<const ParallelPath> parallel_path_ = std::make_shared<const ParallelPath>();
   std::unique_ptr<Fault> fault_;
   std::atomic<bool> run_faulted_{false};

@@ -93,6 +93,9 @@ class Tensor {
 
   PyptoRtTensorDesc Describe() const;
   std::string ToString() const;  // "FP32[4, 8] strides [8, 1]"
+  // The view's elements in row-major order, packed (sub-byte dtypes: whole
+  // bytes per element are not formed; their bytes are copied as stored).
+  std::vector<uint8_t> PackedBytes() const;
 
  private:
   std::shared_ptr<Storage> storage_;

@@ -78,6 +78,19 @@ struct OverlapCause {
   int32_t pred_arg = 0;
 };
 
+// Which tensor arguments a traced run dumps (RunConfig.enable_dump_args):
+// none, those viewing a tensor tagged with Runtime::TagForDump, or every one.
+enum class ArgsDump { Off, Tagged, All };
+
+// The contents of a tensor argument of a task (Runtime::SetArgsDump): inputs
+// as the task's first block saw them, outputs as its last block left them;
+// the view's elements in row-major order.
+struct ArgDump {
+  int32_t arg = 0;
+  bool after = false;  // false: before the task ran (Input, InOut, NoDep); true: after (outputs, InOut, NoDep)
+  std::vector<uint8_t> bytes;
+};
+
 struct TaskTrace {
   TaskId id = 0;
   std::string kernel;                 // KernelSet::name(); "join" for a join
@@ -91,6 +104,7 @@ struct TaskTrace {
   int64_t submit_end_ns = 0;          // and it returned
   int64_t ready_ns = -1;              // its blocks were queued; -1 if never (a join, a cancelled task)
   std::vector<CoreSpan> spans;        // by block, then core
+  std::vector<ArgDump> dumps;         // with Runtime::SetArgsDump: by argument, before then after
 };
 
 // One scope instance (scope_begin .. scope_end) opened while tracing was on,

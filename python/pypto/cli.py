@@ -121,7 +121,8 @@ def _print_table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> None:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
 
 
-def _add_kernel_arguments(p: argparse.ArgumentParser) -> None:
+def _add_kernel_arguments(p: argparse.ArgumentParser,
+                          dump_passes_help: str = "also write the program after every pass") -> None:
     from pypto.runtime.config import DEFAULT_BACKEND, PLATFORMS
 
     p.add_argument("target", metavar="FILE.py::FUNC", help="the file and the @pl.jit kernel in it")
@@ -133,7 +134,7 @@ def _add_kernel_arguments(p: argparse.ArgumentParser) -> None:
                    help="a plugin folder or manifest.yaml to load first (repeatable)")
     p.add_argument("--out", metavar="DIR", help="the compile output folder (default: "
                                                 "<$PYPTO_PROG_BUILD_DIR or build_output>/_jit_<kernel>_<time>)")
-    p.add_argument("--dump-passes", action="store_true", help="also write the program after every pass")
+    p.add_argument("--dump-passes", action="store_true", help=dump_passes_help)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -170,7 +171,9 @@ def build_parser() -> argparse.ArgumentParser:
     debug = p.add_subparsers(dest="debug_command", required=True)
     p = debug.add_parser("bisect", help="find the first pass after which the kernel's torch script computes "
                                         "something else, and check the final script against the simulator")
-    _add_kernel_arguments(p)
+    # bisect always dumps the passes; the flag keeps what it ran on them.
+    _add_kernel_arguments(p, dump_passes_help="also keep the inputs, the simulator's outputs and every stage's "
+                                              "torch script and outputs under <out>/bisect_stages/")
     p.add_argument("--inputs", metavar="F.npz",
                    help="arrays by parameter name (0-d for scalars); parameters it lacks get random inputs")
     p.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default 0)")

@@ -1,10 +1,13 @@
 # ---- PyPTO torch prelude: the semantics of the IR's ops on torch tensors ----
 # Tensors (GM) are torch tensors, changed in place by stores and assembles as
 # on the device. A tile is a Tile: its whole static block (`data`, in the
-# tile's dtype), the extents of its valid region and its pad value. Every op
-# computes the destination's valid region; elements outside it get the pad
-# value (PadValue null: they are unspecified on the device, here they keep
-# what the computation gave). Arithmetic on FP16/BF16 is done in FP32 and
+# tile's dtype), the extents of its valid region and its pad value. A tensor
+# whose type has a smaller valid region (a TensorView's valid_shape) reaches
+# the tensor ops as valid_view(tensor, valid, pad): a Tile over the tensor
+# itself, so the op reads only the valid region and writes reach the tensor.
+# Every op computes the destination's valid region; elements outside it get
+# the pad value (PadValue null: they are unspecified on the device, here they
+# keep what the computation gave). Arithmetic on FP16/BF16 is done in FP32 and
 # rounded once per op; integer division and remainder never trap (x / 0 = 0,
 # MIN / -1 = MIN, x % 0 = 0), as sdk/include/pypto/isa/instructions.h defines.
 import argparse
@@ -37,9 +40,11 @@ class TileSpec:
 
 @dataclass
 class TensorSpec:
-    """A tensor result type."""
+    """A tensor result type: shape, dtype and, for a view valid only in part, its valid extents and pad value."""
     shape: list
     dtype: torch.dtype
+    valid: list = None
+    pad: str = "null"
 
 
 @dataclass
@@ -674,12 +679,25 @@ def spmd_blocks(core_num):
 
 # ---------------------------------------------------------------- tensor-level ops (before ConvertTensorToTileOps)
 
+def valid_view(tensor, valid, pad="null"):
+    """A tensor whose type is valid only on `valid`: a Tile sharing the tensor's storage (no copy)."""
+    return Tile(tensor, list(valid), pad)
+
+
+def data_of(x):
+    """The tensor itself, whether it came as a plain tensor or as a valid_view."""
+    return x.data if isinstance(x, Tile) else x
+
+
 def as_tile(x):
     return Tile(x, list(x.shape)) if isinstance(x, torch.Tensor) else x
 
 
 def tile_spec_of(spec):
-    return TileSpec(spec.shape, spec.dtype, list(spec.shape)) if isinstance(spec, TensorSpec) else spec
+    """The TileSpec of a tensor result: its valid extents (all of it unless the type says less) and pad."""
+    if not isinstance(spec, TensorSpec):
+        return spec
+    return TileSpec(spec.shape, spec.dtype, list(spec.shape if spec.valid is None else spec.valid), spec.pad)
 
 
 def on_tiles(tile_op):
@@ -768,51 +786,77 @@ def tensor_create(out, shape, dtype=None, layout=None, manual_dep=None, init_val
 
 
 def tensor_slice(out, x, shape, offset, valid_shape=None):
-    """A view of a window of x: writes through it reach x, as on the device."""
-    return x[window(offset, shape)]
+    """A view of a window of x: writes through it reach x, as on the device. Its valid extents are in its type."""
+    return data_of(x)[window(offset, shape)]
 
 
 def tensor_assemble(out, target, source, offset, atomic=0):
-    """Writes source into a window of target (in place) and returns target."""
-    region = target[window(offset, source.shape)]
-    values = computed(region) + computed(source) if atomic else source
+    """Writes the source's valid region into a window of target (in place) and returns target."""
+    target = data_of(target)
+    source = as_tile(source)
+    region = target[window(offset, source.valid)]
+    values = computed(region) + computed(source.region()) if atomic else source.region()
     region.copy_(values.to(target.dtype))
     return target
 
 
 def tensor_reshape(out, x, shape, valid_shape=None):
-    return x.reshape([int(d) for d in out.shape])
+    return data_of(x).reshape([int(d) for d in out.shape])
 
 
 def tensor_transpose(out, x, axis1, axis2, valid_shape=None):
-    return x.transpose(int(axis1), int(axis2)).contiguous()
+    return data_of(x).transpose(int(axis1), int(axis2)).contiguous()
 
 
 def tensor_dim(out, x, axis):
-    return int(x.shape[int(axis)])
+    return int(data_of(x).shape[int(axis)])
 
 
 def tensor_read(out, x, indices):
-    return x[tuple(int(i) for i in indices)].item()
+    return data_of(x)[tuple(int(i) for i in indices)].item()
 
 
 def tensor_write(out, x, indices, value):
+    x = data_of(x)
     x[tuple(int(i) for i in indices)] = scalar_tensor(value, x.dtype).to(x.dtype)
     return x
 
 
-def tensor_matmul(out, lhs, rhs, out_dtype=None, a_trans=False, b_trans=False):
-    """lhs @ rhs summed in FP32 (INT32 for 8-bit integers), then converted to the result dtype."""
-    a = lhs.transpose(-1, -2) if a_trans else lhs
-    b = rhs.transpose(-1, -2) if b_trans else rhs
+def matrix_operand(x, transposed):
+    """A matmul operand as a Tile, its last two axes swapped when `transposed` (valid extents too)."""
+    x = as_tile(x)
+    if not transposed:
+        return x
+    return Tile(x.data.transpose(-1, -2), [*x.valid[:-2], x.valid[-1], x.valid[-2]], x.pad)
+
+
+def tensor_product(out, lhs, rhs, a_trans, b_trans):
+    """The valid `M x K x N` product of two tensors, summed as tile.matmul sums, in a fresh block of `out`'s
+    shape (zeros outside the valid region): M, N are `out`'s valid extents, K the valid columns of lhs."""
+    a, b = matrix_operand(lhs, a_trans), matrix_operand(rhs, b_trans)
+    spec = tile_spec_of(out)
+    m, n = (int(v) for v in spec.valid[-2:])
+    k = int(a.valid[-1])
+    left, right = a.data[..., :m, :k], b.data[..., :k, :n]
     if accumulator_dtype(a.dtype) == torch.int32:
-        return (a.to(torch.int64) @ b.to(torch.int64)).to(torch.int32).to(out.dtype)
-    return (a.to(torch.float32) @ b.to(torch.float32)).to(out.dtype)
+        values = (left.to(torch.int64) @ right.to(torch.int64)).to(torch.int32)
+    else:
+        values = left.to(torch.float32) @ right.to(torch.float32)
+    total = torch.zeros([int(d) for d in spec.shape], dtype=values.dtype)
+    total[..., :m, :n] = values
+    return total
+
+
+def tensor_matmul(out, lhs, rhs, out_dtype=None, a_trans=False, b_trans=False):
+    """lhs @ rhs over the valid M x K x N, summed in FP32 (INT32 for 8-bit integers), then converted."""
+    return result(tile_spec_of(out), tensor_product(out, lhs, rhs, a_trans, b_trans)).data
 
 
 def tensor_matmul_acc(out, acc, lhs, rhs, init_cond=None, a_trans=False, b_trans=False):
-    total = tensor_matmul(TensorSpec(out.shape, torch.float32), lhs, rhs, None, a_trans, b_trans)
-    return (total if init_cond else computed(acc) + total).to(out.dtype)
+    total = tensor_product(out, lhs, rhs, a_trans, b_trans)
+    if not init_cond:
+        total = computed(as_tile(acc).data) + total
+    return result(tile_spec_of(out), total).data
 
 
 # ---------------------------------------------------------------- arrays, tasks and synchronization
@@ -837,6 +881,7 @@ def no_effect(*_args, **_kwargs):
 
 system_bar_all = system_bar_m = system_bar_v = system_fence = no_effect
 system_sync_src = system_sync_dst = system_syncall = system_task_dummy = no_effect
+tensor_dump_tag = no_effect  # the argument dump is the runtime's; the script computes the same without it
 
 
 def system_available_aiv_count(out):

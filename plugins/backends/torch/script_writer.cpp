@@ -319,7 +319,10 @@ std::string ScriptWriter::OpCallText(const Call& call, const Span& span) {
          span);
   }
   std::vector<std::string> args = {TypeSpec(call.type, op, span)};
-  for (const auto& a : call.args) args.push_back(Expr(a, span));
+  // Tile ops need no valid_view: the tile types they produce already carry
+  // the region a tile takes from a view.
+  bool tensor_op = op.rfind("tensor.", 0) == 0;
+  for (const auto& a : call.args) args.push_back(tensor_op ? TensorOperand(a, span) : Expr(a, span));
   // Every keyword the schema knows, with its default when the call omits it,
   // so that the script states each op's options (rounding mode, atomic, ...).
   if (const ops::OpDef* def = ops::OpRegistry::Global().Find(op)) {
@@ -332,6 +335,14 @@ std::string ScriptWriter::OpCallText(const Call& call, const Span& span) {
     for (const auto& [name, value] : call.kwargs) args.push_back(Kwarg(call, name, value, span));
   }
   return function + "(" + Join(args) + ")";
+}
+
+std::string ScriptWriter::TensorOperand(const ExprPtr& arg, const Span& span) {
+  std::string value = Expr(arg, span);
+  auto tensor = arg ? As<TensorType>(arg->type) : nullptr;
+  if (!tensor || !tensor->view || tensor->view->valid_shape.empty()) return value;
+  return "valid_view(" + value + ", [" + ExprList(tensor->view->valid_shape, span) + "], " +
+         StringLiteral(ToString(tensor->view->pad)) + ")";
 }
 
 std::string ScriptWriter::Kwarg(const Call& call, const std::string& name, const AttrValue& value, const Span& span) {
@@ -431,7 +442,11 @@ std::string ScriptWriter::TypeSpec(const TypePtr& type, const std::string& op, c
            ExprList(valid, span) + "], " + StringLiteral(ToString(tile->pad)) + ")";
   }
   if (auto tensor = As<TensorType>(type)) {
-    return "TensorSpec([" + ExprList(tensor->shape, span) + "], " + DType(tensor->dtype, op, span) + ")";
+    std::string spec = "TensorSpec([" + ExprList(tensor->shape, span) + "], " + DType(tensor->dtype, op, span);
+    if (tensor->view && !tensor->view->valid_shape.empty()) {
+      spec += ", [" + ExprList(tensor->view->valid_shape, span) + "], " + StringLiteral(ToString(tensor->view->pad));
+    }
+    return spec + ")";
   }
   return "None";
 }

@@ -56,6 +56,9 @@ class ScriptWriter {
   std::string OpCallText(const ir::Call& call, const Span& span);
   std::string FunctionCallText(const ir::Call& call, const Span& span);
   std::string SubmitText(const ir::Submit& submit, const Span& span);
+  // An argument of a tensor op: a tensor whose type is valid only in part
+  // becomes valid_view(t, valid, pad), so the op reads only that region.
+  std::string TensorOperand(const ir::ExprPtr& arg, const Span& span);
   std::string Kwarg(const ir::Call& call, const std::string& name, const ir::AttrValue& value, const Span& span);
   // Writes `target = <call>` (or the bare call when target is empty); a
   // call launched on several blocks (core_num) runs once per block.

@@ -6,7 +6,9 @@ program and of every pass dump in order and runs each on copies of the same
 inputs. The first stage whose outputs differ from the stage before it names
 the pass that broke the numbers; a final script that differs from the
 simulator points at the kernel code generation or the simulator instead
-(docs/torch-codegen.md, "Finding the pass that broke the numbers").
+(docs/torch-codegen.md, "Finding the pass that broke the numbers"). With
+``keep_stages=True`` each stage's script and outputs stay on disk beside the
+simulator's, to open and rerun the stage that diverged.
 """
 
 from __future__ import annotations
@@ -68,6 +70,7 @@ class BisectReport:
     final_mismatch: Divergence | None = None  # last stage's script against the simulator
     simulated: bool = True  # False where the simulator could not run the program
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (stage, why) for stages with no script
+    stages_dir: Path | None = None  # with keep_stages: each stage's script and outputs, the inputs, the simulator's
 
     @property
     def ok(self) -> bool:
@@ -94,6 +97,8 @@ class BisectReport:
             lines.append("the final script agrees with the simulator")
         for stage, why in self.skipped:
             lines.append(f"skipped {stage}: {why}")
+        if self.stages_dir is not None:
+            lines.append(f"stage scripts and outputs in {self.stages_dir}")
         return "\n".join(lines)
 
 
@@ -140,11 +145,30 @@ def _clone(values: dict[str, Any]) -> dict[str, Any]:
     return {k: v.clone() if isinstance(v, torch.Tensor) else v for k, v in values.items()}
 
 
-def _run_script(program: Any, specs: list[Any], values: dict[str, Any]) -> dict[str, Any]:
-    script = load_torch_script(torch_codegen(program))
+def _run_script(script_text: str, specs: list[Any], values: dict[str, Any]) -> dict[str, Any]:
+    script = load_torch_script(script_text)
     args = _clone(values)
     result = script.ENTRY(*[args[name] for name, *_ in script.PARAMS])
     return call_outputs(specs, args, result)
+
+
+class StageFiles:
+    """What keep_stages leaves in `folder`: ``inputs.npz``, ``simulator.npz`` and, per stage, named as its dump in
+    passes_dump (``NN_<stage>``), ``NN_<stage>_torch.py`` (a standalone script: ``python NN_<stage>_torch.py
+    --inputs inputs.npz``) and ``NN_<stage>.npz``, its outputs."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+
+    def save(self, name: str, values: dict[str, Any]) -> None:
+        from pypto.cli_kernels import _save
+
+        _save(str(self.folder / f"{name}.npz"), values)
+
+    def save_stage(self, dump: Path, script_text: str, outputs: dict[str, Any]) -> None:
+        (self.folder / f"{dump.stem}_torch.py").write_text(script_text)
+        self.save(dump.stem, outputs)
 
 
 def _stage_name(dump: Path) -> str:
@@ -153,12 +177,14 @@ def _stage_name(dump: Path) -> str:
 
 
 def bisect(kernel: Any, *args: Any, config: Any = None, rtol: float | None = None, atol: float | None = None,
-           dump_dir: str | Path | None = None, **kwargs: Any) -> BisectReport:
+           dump_dir: str | Path | None = None, keep_stages: bool = False, **kwargs: Any) -> BisectReport:
     """Finds the first pass after which the kernel's torch script computes something else.
 
     `args`/`kwargs` are the kernel's arguments (they are not modified: every run gets copies). `config` is the
     RunConfig to compile with (its pipeline and plugins); the passes are dumped into `dump_dir` (default: a new
-    temporary folder). `rtol`/`atol` override the per-dtype tolerances (integers: exact).
+    temporary folder). `rtol`/`atol` override the per-dtype tolerances (integers: exact). `keep_stages` also
+    writes, under ``<dump_dir>/bisect_stages/``, the inputs, the simulator's outputs and every stage's torch
+    script and outputs (see :class:`StageFiles`); ``report.stages_dir`` names the folder.
     """
     from pypto.language import parse
     from pypto.runtime.config import RunConfig
@@ -176,12 +202,18 @@ def bisect(kernel: Any, *args: Any, config: Any = None, rtol: float | None = Non
     specialization = kernel._specialize(args, kwargs, config, None, "compile", samples_optional=False)
     compiled = kernel._build(specialization, config)
     report = BisectReport(kernel.__name__, compiled.passes_dump_dir)
+    files = StageFiles(out_dir / "bisect_stages") if keep_stages else None
+    if files is not None:
+        report.stages_dir = files.folder
+        files.save("inputs", values)
 
     simulated: dict[str, Any] | None = None
     if compiled.can_run:
         sim_values = _clone(values)
         result = compiled.run_bound({p.name: sim_values[p.name] for p in compiled.params})
         simulated = call_outputs(specs, sim_values, result)
+        if files is not None:
+            files.save("simulator", simulated)
     report.simulated = simulated is not None
 
     dumps = sorted(p for p in compiled.passes_dump_dir.glob("*.py") if re.match(r"^\d+_", p.name))
@@ -190,11 +222,13 @@ def bisect(kernel: Any, *args: Any, config: Any = None, rtol: float | None = Non
         stage = _stage_name(dump)
         report.stages.append(stage)
         try:
-            program = parse(dump.read_text(), filename=str(dump))
-            outputs = _run_script(program, specs, values)
+            script_text = torch_codegen(parse(dump.read_text(), filename=str(dump)))
+            outputs = _run_script(script_text, specs, values)
         except Exception as exc:  # noqa: BLE001 - a stage without a script is reported and passed over
             report.skipped.append((stage, f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"))
             continue
+        if files is not None:
+            files.save_stage(dump, script_text, outputs)
         if previous is not None and report.culprit is None:
             divergence = compare(previous[1], outputs, rtol, atol)
             if divergence is not None:
@@ -212,8 +246,8 @@ def bisect(kernel: Any, *args: Any, config: Any = None, rtol: float | None = Non
 
 
 def bisect_command(args: Any) -> int:
-    """``pypto debug bisect FILE.py::FUNC``: inputs as ``pypto run`` makes them; exit status 1 when something
-    diverged."""
+    """``pypto debug bisect FILE.py::FUNC``: inputs as ``pypto run`` makes them; ``--dump-passes`` keeps every
+    stage's script and outputs (``keep_stages``); exit status 1 when something diverged."""
     import torch
 
     from pypto import cli_kernels
@@ -228,6 +262,7 @@ def bisect_command(args: Any) -> int:
               for s in specs if s.name in given or s.kind == "tensor"}
     values |= {s.name: cli_kernels._scalar_default(kernel, s) for s in specs
                if s.kind == "scalar" and s.name not in values}
-    report = bisect(kernel, config=config, rtol=args.rtol, atol=args.atol, dump_dir=args.out, **values)
+    report = bisect(kernel, config=config, rtol=args.rtol, atol=args.atol, dump_dir=args.out,
+                    keep_stages=args.dump_passes, **values)
     print(report)
     return 0 if report.ok else 1

@@ -1,10 +1,15 @@
 """pypto.debug.bisect and `pypto debug bisect`: the first pass after which the torch script computes something else.
 
 A deliberately broken pass (a plugin built here, turning tile.add into tile.sub) is put into the default
-pipeline; bisect must name it and the output it broke, and a correct pipeline must bisect clean.
+pipeline; bisect must name it and the output it broke, and a correct pipeline must bisect clean. With
+keep_stages (`--dump-passes`) every stage's script and outputs stay on disk, and each script reruns alone.
 """
 
+import subprocess
+import sys
 from pathlib import Path
+
+import numpy as np
 
 import pytest
 import torch
@@ -170,3 +175,38 @@ def test_the_command_names_the_broken_pass(broken, tmp_path, capsys):
     assert status == 1
     assert "FIRST DIVERGING PASS: BisectCorruptAdd" in printed and "output 'out'" in printed
     assert (tmp_path / "out" / "passes_dump").is_dir()
+    assert not (tmp_path / "out" / "bisect_stages").exists()  # kept only when asked (--dump-passes)
+
+
+def test_keep_stages_leaves_each_stages_script_and_outputs_beside_the_simulators(broken, tmp_path):
+    folder, pipeline = broken
+    x, y, out = inputs()
+    report = bisect(add_scale, x, y, out, config=RunConfig(pipeline=str(pipeline), plugins=[str(folder)]),
+                    dump_dir=tmp_path / "run", keep_stages=True)
+    stages = tmp_path / "run" / "bisect_stages"
+    assert report.stages_dir == stages and f"stage scripts and outputs in {stages}" in str(report)
+    saved_inputs = np.load(stages / "inputs.npz")
+    assert np.array_equal(saved_inputs["x"], x.numpy()) and np.array_equal(saved_inputs["y"], y.numpy())
+    assert np.allclose(np.load(stages / "simulator.npz")["out"], ((x - y) * 2).numpy(), atol=1e-5)
+    # One script and one output file per stage, named as the stage's dump in passes_dump.
+    dumps = sorted(p.stem for p in report.dump_dir.glob("[0-9]*.py"))
+    assert sorted(p.name.removesuffix("_torch.py") for p in stages.glob("*_torch.py")) == dumps
+    culprit = report.culprit_dump.stem
+    assert np.allclose(np.load(stages / f"{culprit}.npz")["out"], ((x - y) * 2).numpy(), atol=1e-5)
+    assert np.allclose(np.load(stages / f"{dumps[0]}.npz")["out"], ((x + y) * 2).numpy(), atol=1e-5)
+    # The culprit's script reruns alone on the saved inputs and gives what bisect recorded.
+    rerun = subprocess.run([sys.executable, str(stages / f"{culprit}_torch.py"), "--inputs", str(stages / "inputs.npz"),
+                            "--save", str(tmp_path / "rerun.npz")], capture_output=True, text=True, timeout=120)
+    assert rerun.returncode == 0, rerun.stderr
+    assert np.array_equal(np.load(tmp_path / "rerun.npz")["out"], np.load(stages / f"{culprit}.npz")["out"])
+
+
+def test_the_commands_dump_passes_flag_keeps_the_stages(tmp_path, capsys):
+    kernel_file = tmp_path / "kernels.py"
+    kernel_file.write_text(KERNEL_FILE)
+    assert cli.main(["debug", "bisect", f"{kernel_file}::add_scale", "--out", str(tmp_path / "out"),
+                     "--dump-passes"]) == 0
+    stages = tmp_path / "out" / "bisect_stages"
+    assert f"stage scripts and outputs in {stages}" in capsys.readouterr().out
+    assert (stages / "inputs.npz").is_file() and (stages / "simulator.npz").is_file()
+    assert (stages / "00_input_torch.py").is_file() and (stages / "00_input.npz").is_file()

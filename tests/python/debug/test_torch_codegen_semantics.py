@@ -1,7 +1,8 @@
 """The torch script models the ISA's corner cases as the simulator computes them.
 
 Each kernel runs on the simulator and as its torch script (after parsing and
-after the full pipeline) on the same inputs: valid shapes and pad values,
+after the full pipeline) on the same inputs: valid shapes and pad values of
+tiles and of tensor views (pl.slice with valid_shape, at any extent),
 casts under every round mode, integer division and remainders (by zero and
 by -1 too), matmul with FP32 accumulation. Plus the errors of what the
 script cannot model, and the script compile() writes.
@@ -40,6 +41,74 @@ def padded_reductions(x: pl.Tensor[[16, 64], pl.FP32], out_max: pl.Out[pl.Tensor
 
 def test_valid_shape_and_pad_values():
     check(padded_reductions, torch.randn(16, 64), torch.zeros(16, 64), torch.zeros(16, 1))
+
+
+@pl.jit
+def sliced_valid_region(x: pl.Tensor[[16, 64], pl.FP32], out: pl.Out[pl.Tensor[[16, 64], pl.FP32]],
+                        sums: pl.Out[pl.Tensor[[16, 1], pl.FP32]]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        s = pl.slice(x, [16, 64], [0, 0], valid_shape=[16, 21])
+        e = pl.exp(s)
+        out = pl.assemble(out, e, [0, 0])
+        sums = pl.assemble(sums, pl.row_sum(e), [0, 0])
+    return out
+
+
+def test_a_tensor_views_valid_shape_bounds_what_its_ops_read_and_write():
+    """Only the 21 valid columns are summed and assembled; the rest of `out` keeps its values."""
+    check(sliced_valid_region, torch.randn(16, 64), torch.full((16, 64), 7.0), torch.zeros(16, 1))
+
+
+@pl.jit
+def dynamic_valid_region(x: pl.Tensor[[16, 64], pl.FP32], n: pl.Scalar[pl.INDEX],
+                         out: pl.Out[pl.Tensor[[16, 64], pl.FP32]]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        s = pl.slice(x, [16, 64], [0, 0], valid_shape=[16, n])
+        out = pl.assemble(out, pl.fillpad(pl.mul(s, 2.0), pad_value=pl.PadValue.zero), [0, 0])
+    return out
+
+
+def test_fillpad_of_a_tensor_view_pads_past_its_dynamic_valid_extent():
+    check(dynamic_valid_region, torch.randn(16, 64), 23, torch.full((16, 64), 7.0))
+
+
+@pl.jit
+def matmul_of_a_partial_view(a: pl.Tensor[[32, 64], pl.FP32], b: pl.Tensor[[64, 32], pl.FP32],
+                             out: pl.Out[pl.Tensor[[32, 32], pl.FP32]]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        left = pl.slice(a, [32, 64], [0, 0], valid_shape=[20, 40])
+        out = pl.assemble(out, pl.matmul(left, b), [0, 0])
+    return out
+
+
+def test_a_tensor_matmul_multiplies_the_valid_m_by_k_only():
+    torch.manual_seed(5)
+    check(matmul_of_a_partial_view, torch.randn(32, 64), torch.randn(64, 32), torch.full((32, 32), 7.0))
+
+
+@pl.jit
+def window_past_the_valid_region(x: pl.Tensor[[32, 64], pl.FP32], out: pl.Out[pl.Tensor[[32, 64], pl.FP32]]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        s = pl.slice(x, [32, 64], [0, 0], valid_shape=[32, 50])
+        inner = pl.slice(s, [16, 32], [8, 32])  # valid on 50 - 32 = 18 of its 32 columns
+        out = pl.assemble(out, pl.add(inner, 1.0), [0, 0])
+    return out
+
+
+def test_a_window_of_a_view_is_valid_where_the_view_is():
+    check(window_past_the_valid_region, torch.randn(32, 64), torch.full((32, 64), 7.0))
+
+
+@pl.jit
+def tile_assembled_into_a_tensor(x: pl.Tensor[[16, 64], pl.FP32], out: pl.Out[pl.Tensor[[16, 64], pl.FP32]]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        t = pl.load(x, [0, 0], [16, 64], valid_shape=[16, 21])
+        out = pl.assemble(out, pl.exp(t), [0, 0])
+    return out
+
+
+def test_assembling_a_tile_into_a_tensor_writes_its_valid_region():
+    check(tile_assembled_into_a_tensor, torch.randn(16, 64), torch.full((16, 64), 7.0))
 
 
 def make_cast_kernel(target, mode):

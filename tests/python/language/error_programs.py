@@ -181,6 +181,29 @@ class BreakInParallel:
         return
 
 
+class ContinueAfterACarriedUpdate:
+    @pl.function
+    def f(self, n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:
+        acc = 0
+        for i in pl.range(n):
+            acc = acc + i
+            if i == 2:
+                continue  # ERR
+            acc = acc * 2
+        return acc
+
+
+class BreakAfterACarriedUpdateInAWhileLoop:
+    @pl.function
+    def f(self, n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:
+        k = n
+        while k > 1:
+            k = k - 3
+            if k == 4:
+                break  # ERR
+        return k
+
+
 class UndefinedName:
     @pl.function
     def f(self, n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:
@@ -409,6 +432,12 @@ CASES = [
      "keyword 'b_trans' is only valid for tensor operands", "drop 'b_trans='"),
     ("func_attr_not_first", FuncAttrNotFirst, pl.ParseSyntaxError, "pl.func_attr must be the first statement", ""),
     ("break_in_parallel", BreakInParallel, pl.ParseSyntaxError, "'break' is not allowed in a parallel loop", ""),
+    ("continue_after_update", ContinueAfterACarriedUpdate, pl.ParseSyntaxError,
+     "'acc' is carried by the loop and was reassigned earlier in this iteration, but the next iteration",
+     "else branch"),
+    ("break_after_update", BreakAfterACarriedUpdateInAWhileLoop, pl.ParseSyntaxError,
+     "'k' is carried by the loop and was reassigned earlier in this iteration, but the loop's result",
+     "move the 'break' before the assignment"),
     ("undefined_name", UndefinedName, pl.ParseValueError, "name 'missing' is not defined", ""),
     ("bare_tensor_outside_jit", BareTensorOutsideJit, pl.ParseTypeError, "bare pl.Tensor", "[[64, 64], pl.FP32]"),
     ("annotation_mismatch", AnnotationMismatch, pl.ParseTypeError, "annotated pl.Tensor[[64, 64], pl.FP16]",

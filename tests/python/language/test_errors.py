@@ -65,3 +65,20 @@ def test_caret_underlines_the_whole_expression():
 def test_the_kernel_body_is_never_executed():
     with pytest.raises(pl.ParseSyntaxError):
         pl.program(error_programs.PrintInBody)
+
+
+def test_a_break_or_continue_before_any_carried_update_parses():
+    class ExitsFirst:
+        @pl.function
+        def f(self, n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:
+            acc = 0
+            for i in pl.range(n):
+                if i == 1:
+                    continue
+                if i == 5:
+                    break
+                acc = acc + i
+            return acc
+
+    text = pypto.ir.as_python(pl.program(ExitsFirst))
+    assert "continue" in text and "break" in text

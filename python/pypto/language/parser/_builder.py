@@ -1151,3 +1151,11 @@ class FunctionParser(ControlFlowMixin, ExternalMixin):
         if kind not in ("Sequential", "While"):
             raise self.err(node, f"'{word}' is not allowed in a {kind.lower()} loop",
                            "break and continue work in pl.range and while loops only", ParseSyntaxError)
+        updated = [n for n, ia in self.loops[-1].carried.items() if self.env.get(n) is not ia]
+        if updated:
+            passed_on = "the loop's result" if word == "break" else "the next iteration"
+            raise self.err(node, f"'{updated[0]}' is carried by the loop and was reassigned earlier in this "
+                           f"iteration, but {passed_on} would get the value it had when the iteration began: a "
+                           f"loop-carried value cannot be passed on from a '{word}'",
+                           f"move the '{word}' before the assignment, or put the rest of the body in an else "
+                           f"branch instead of using '{word}'", ParseSyntaxError)

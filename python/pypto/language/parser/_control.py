@@ -205,7 +205,7 @@ class ControlFlowMixin:
         if cond_node is not None:
             cond = cond_node(self)
             body_nodes = body_nodes[1:] if explicit else body_nodes
-        self.loops.append(Loop(kind))
+        self.loops.append(Loop(kind, dict(zip(names, iter_args))))
         self.blocks.append([])
         trailing = None
         if explicit and body_nodes and yield_target(self, body_nodes[-1]) is not None:

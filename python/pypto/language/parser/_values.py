@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pypto import ir
@@ -68,3 +68,6 @@ class SplitOption:
 @dataclass
 class Loop:
     kind: str  # "Sequential", "Parallel", "Unroll", "Pipeline", "While"
+    # The loop-carried names and their iter_args: a name still bound to its iter_arg has not been
+    # reassigned in the current iteration.
+    carried: dict[str, Any] = field(default_factory=dict)

@@ -406,6 +406,7 @@ class KernelConverter : public ir::IRMutator {
       if (!TileOf(call->args[1])) return IRMutator::Mutate_(node);
       ConvertAssemble(*node, *call, stmts);
     } else if (suffix == "slice" && !TileOf(call->args[0])) {
+      loaded_slices_.insert(node->var.get());
       Bind(node->var, Create("tile.load", SliceLoadArgs(*call), LoadKwargs(node->var), call->span), stmts);
     } else if (suffix == "matmul" || suffix == "matmul_acc") {
       Bind(node->var, ConvertMatmul(*call, *node->var, stmts), stmts);
@@ -421,6 +422,11 @@ class KernelConverter : public ir::IRMutator {
     std::vector<StmtPtr> stmts;
     for (const auto& child : node->stmts) Append(stmts, VisitStmt(child));
     return ir::SeqStmts::Make(std::move(stmts), node->span);
+  }
+
+  ExprPtr Mutate_(const Ref<ir::Call>& node) override {
+    RejectAccessThroughLoadedSlice(*node);
+    return IRMutator::Mutate_(node);
   }
 
   // A loop carrying a value that became a tile carries the tile: the
@@ -547,6 +553,24 @@ class KernelConverter : public ir::IRMutator {
       out[i] = result;
     }
     return out;
+  }
+
+  // A tile.load from / tile.store into a slice this kernel took: the slice is
+  // already a tile here, so the access has no tensor to go through.
+  void RejectAccessThroughLoadedSlice(const ir::Call& call) const {
+    const std::string& op = call.op->name;
+    size_t tensor_arg = op == "tile.load" ? 0 : op == "tile.store" ? 2 : call.args.size();
+    if (tensor_arg >= call.args.size()) return;
+    auto var = As<Var>(call.args[tensor_arg]);
+    if (!var || !loaded_slices_.count(var.get())) return;
+    const std::string name = "'" + var->name_hint + "'";
+    Fail(op + (op == "tile.load" ? " reads " : " writes ") + name +
+             ", a pl.slice taken inside this kernel; the compiler loads such a slice as a tile, so there is no "
+             "tensor left to " + (op == "tile.load" ? "load from" : "store into") + ": " +
+             (op == "tile.load" ? "use " + name + " itself as the tile, or load from the sliced tensor"
+                                : "store into the sliced tensor") +
+             " with the slice's offsets added to this call's",
+         call.span);
   }
 
   VarPtr TileOf(const ExprPtr& e) const {
@@ -967,6 +991,8 @@ class KernelConverter : public ir::IRMutator {
   std::set<const Var*> params_;
   std::set<const Var*> entry_loads_;
   std::set<const Var*> read_params_;
+  // Variables bound to a tensor.slice of this kernel, which became the load of their window.
+  std::set<const Var*> loaded_slices_;
   std::set<const Var*> written_params_;
   std::unordered_map<const Var*, VarPtr> param_tiles_;
   MatmulUses matmul_uses_;

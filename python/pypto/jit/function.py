@@ -42,6 +42,7 @@ import pypto
 from pypto import ir, passes
 from pypto.jit import arrays, codegen, debug_runner, report, selection
 from pypto.jit.annotations import AnnotationReader, DynamicDim, ParamSpec
+from pypto.language._types import TensorView as TensorViewSpec
 from pypto.jit.cache import CacheInfo, ScalarKey, SpecializationCache, SpecializationKey, tensor_key
 from pypto.jit.compiled import CompiledProgram, program_params
 from pypto.jit.errors import (
@@ -349,7 +350,7 @@ class _SpecializationBuilder:
                                    f"pass it as an argument", None)
         dims, dtype = spec.shape, spec.dtype
         assert dims is not None and dtype is not None  # what fully_annotated means
-        self.param_types[spec.name] = _tensor_type([self._ir_dim(dim) for dim in dims], dtype, spec.layout)
+        self.param_types[spec.name] = self._tensor_type([self._ir_dim(dim) for dim in dims], dtype, spec.layout)
         key_shape = tuple(None if isinstance(dim, DynamicDim) else dim for dim in dims)
         self.tensor_keys.append(tensor_key(spec.name, key_shape, dtype, spec.layout))
 
@@ -382,7 +383,7 @@ class _SpecializationBuilder:
                     f"shape {list(tensor.shape)}: dimension {axis} is {size}, not {dim}", argument)
             else:
                 shape.append(size)
-        self.param_types[spec.name] = _tensor_type(shape, tensor.dtype, spec.layout)
+        self.param_types[spec.name] = self._tensor_type(shape, tensor.dtype, spec.layout)
         key_shape = tuple(None if isinstance(d, DynamicDim) else s for d, s in zip(dims, tensor.shape))
         self.tensor_keys.append(tensor_key(spec.name, key_shape, tensor.dtype, spec.layout))
 
@@ -392,6 +393,20 @@ class _SpecializationBuilder:
             raise self._shape_error(
                 f"dynamic dimension '{name}' is {seen[0]} in {seen[1]} but {size} in '{param}' dimension "
                 f"{axis}; one pl.dynamic name is one size per call", argument)
+
+    def _tensor_type(self, shape: list[Any], dtype: ir.DataType, layout: Any) -> ir.TensorType:
+        """The parameter's type: its layout, or the window a pl.TensorView annotation describes."""
+        if isinstance(layout, ir.TensorLayout):
+            return ir.TensorType(shape, dtype, layout)
+        if isinstance(layout, TensorViewSpec):
+            view = ir.TensorView(self._view_dims(layout.stride), self._view_dims(layout.valid_shape),
+                                 layout.pad if layout.pad is not None else ir.PadValue.null)
+            return ir.TensorType(shape, dtype, layout.layout or ir.TensorLayout.ND, view)
+        return ir.TensorType(shape, dtype)
+
+    def _view_dims(self, dims: list[Any] | None) -> list[Any]:
+        """A pl.TensorView's extents: ints, or pl.dynamic dimensions as the parameter shapes name them."""
+        return [d if isinstance(d, int) else self._ir_dim(DynamicDim(d.name, d.var)) for d in dims or []]
 
     def _ir_dim(self, dim: int | DynamicDim) -> Any:
         if isinstance(dim, int):
@@ -481,12 +496,6 @@ def _build_executable(chain: codegen.Toolchain, artifacts: list[codegen.Artifact
         found.update(kernels=stats.kernels, from_cache=stats.from_cache,
                      cached=stats.kernels > 0 and stats.from_cache == stats.kernels)
     return executable
-
-
-def _tensor_type(shape: list[Any], dtype: ir.DataType, layout: Any) -> ir.TensorType:
-    if isinstance(layout, ir.TensorLayout):
-        return ir.TensorType(shape, dtype, layout)
-    return ir.TensorType(shape, dtype)
 
 
 def _keyword_error(keyword: str, listing: str, method: str, site: CallSite | None) -> KernelArgumentError:

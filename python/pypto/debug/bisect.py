@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import math
 import re
 import tempfile
 from dataclasses import dataclass, field
@@ -41,7 +42,7 @@ class Divergence:
 
     output: str
     max_abs: float
-    max_rel: float
+    max_rel: float  # over the differing elements whose expected value is not 0; nan when there are none
     index: tuple[int, ...]
     expected: float
     got: float
@@ -50,7 +51,8 @@ class Divergence:
     def __str__(self) -> str:
         if self.note:
             return f"output '{self.output}': {self.note}"
-        return (f"output '{self.output}': max abs error {self.max_abs:.6g}, max rel error {self.max_rel:.6g}, "
+        rel = "none (every differing element should be 0)" if math.isnan(self.max_rel) else f"{self.max_rel:.6g}"
+        return (f"output '{self.output}': max abs error {self.max_abs:.6g}, max rel error {rel}, "
                 f"at index {list(self.index)} (expected {self.expected:.6g}, got {self.got:.6g})")
 
 
@@ -128,10 +130,12 @@ def compare(expected: dict[str, Any], got: dict[str, Any], rtol: float | None = 
         bad = diff > a + r * w.abs()
         if not bool(bad.any()):
             continue
-        rel = diff / w.abs().clamp_min(torch.finfo(torch.float64).tiny)
+        # A relative error means nothing where the expected value is 0: those elements count in max abs only.
+        relative = bad & (w != 0)
+        max_rel = float((diff[relative] / w.abs()[relative]).max()) if bool(relative.any()) else math.nan
         flat = int(torch.argmax(torch.where(bad, diff, torch.full_like(diff, -1.0))))
         index = tuple(int(i) for i in torch.unravel_index(torch.tensor(flat), w.shape)) if w.dim() else ()
-        return Divergence(name, float(diff.max()), float(rel[bad].max()), index,
+        return Divergence(name, float(diff.max()), max_rel, index,
                           float(w.reshape(-1)[flat]), float(h.reshape(-1)[flat]))
     return None
 

@@ -5,6 +5,7 @@ pipeline; bisect must name it and the output it broke, and a correct pipeline mu
 keep_stages (`--dump-passes`) every stage's script and outputs stay on disk, and each script reruns alone.
 """
 
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -210,3 +211,15 @@ def test_the_commands_dump_passes_flag_keeps_the_stages(tmp_path, capsys):
     assert f"stage scripts and outputs in {stages}" in capsys.readouterr().out
     assert (stages / "inputs.npz").is_file() and (stages / "simulator.npz").is_file()
     assert (stages / "00_input_torch.py").is_file() and (stages / "00_input.npz").is_file()
+
+
+def test_a_relative_error_is_taken_only_where_the_expected_value_is_not_zero():
+    from pypto.debug.bisect import compare
+
+    expected = {"out": torch.tensor([0.0, 2.0, 0.0])}
+    only_zeros_differ = compare(expected, {"out": torch.tensor([1.0, 2.0, -3.0])})
+    assert only_zeros_differ.max_abs == 3.0 and only_zeros_differ.index == (2,)
+    assert math.isnan(only_zeros_differ.max_rel)
+    assert "max rel error none (every differing element should be 0)" in str(only_zeros_differ)
+    both = compare(expected, {"out": torch.tensor([1.0, 3.0, 0.0])})
+    assert both.max_rel == 0.5 and both.max_abs == 1.0

@@ -3,12 +3,18 @@
 During a traced run every kernel is charged cycles by the simulator's
 performance model (``CoreSpan.counters``, see docs/runtime-dfx.md). The host
 ran the blocks on as many worker threads as it has; the device has the
-platform's clusters (24 on a2a3). `schedule` places every block on the
-device's cores the way its scheduler would: a task is ready when the tasks it
-depends on have finished, its blocks go in order of readiness to the core of
-the right kind that is free first (a whole cluster for a task with AIC and
-AIV kernels), and each block costs the platform's dispatch latency plus its
-kernel's modelled cycles.
+platform's clusters (24 on a2a3). `schedule` replays the run on the device's
+cores the way its scheduler would, in an event-driven simulation:
+
+* a task is ready when the tasks it depends on have finished; its blocks
+  queue in order of readiness and each goes to the first free core of its
+  kind (a whole cluster for a task with AIC and AIV kernels);
+* a block holds its core for the platform's dispatch latency, then for its
+  kernel's modelled cycles;
+* the kernels running at a time share the chip's global-memory bandwidth
+  (``throughput.DDR.gb_per_second``): a kernel draws its GM bytes evenly over
+  its cycles, and when the running kernels together ask for more than the
+  chip has, all of them slow down in proportion.
 
 The result has the shape of a ``RunTrace`` (tasks with spans, times in ns of
 device time), so the swimlane writer draws it like a host trace.
@@ -17,12 +23,14 @@ device time), so the swimlane writer draws it like a host trace.
 from __future__ import annotations
 
 import heapq
-from collections import defaultdict
+from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from typing import Any
 
 # pypto.runtime.dfx's track order: a cluster's AIC, then its AIV lanes.
 AIC_SLOT = 0
+# Work below this many cycles is done: float rounding of the shared-bandwidth steps.
+_EPSILON = 1e-6
 
 
 @dataclass
@@ -70,66 +78,200 @@ class DeviceFigures:
     aiv_per_cluster: int
     ghz: float
     dispatch_cycles: int
+    gm_bytes_per_cycle: float | None  # the chip's global-memory bandwidth; None: unlimited
 
     @staticmethod
     def of(platform: dict[str, Any]) -> DeviceFigures:
-        """The figures of a `pypto.platforms.get(...)` dict; a file without them gets 1 GHz and free dispatch."""
+        """The figures of a `pypto.platforms.get(...)` dict; a file without them gets 1 GHz, free dispatch and
+        unlimited global-memory bandwidth."""
         throughput = platform.get("throughput", {})
+        ghz = float(throughput.get("clock", {}).get("ghz", 1.0))
+        gb_per_second = throughput.get("DDR", {}).get("gb_per_second")
         return DeviceFigures(clusters=int(platform["clusters"]), aiv_per_cluster=int(platform["aiv_per_cluster"]),
-                             ghz=float(throughput.get("clock", {}).get("ghz", 1.0)),
-                             dispatch_cycles=int(throughput.get("scheduler", {}).get("dispatch_cycles", 0)))
+                             ghz=ghz, dispatch_cycles=int(throughput.get("scheduler", {}).get("dispatch_cycles", 0)),
+                             gm_bytes_per_cycle=float(gb_per_second) / ghz if gb_per_second else None)
 
 
 @dataclass
-class _Cores:
-    """When each core of the device is next free, in cycles: (cluster, slot) with slot 0 the AIC."""
-    figures: DeviceFigures
-    free: dict[tuple[int, int], int] = field(default_factory=dict)
+class _Kernel:
+    """One core's kernel of a placed block, while it runs."""
+    span: Any
+    slot: int
+    start: float
+    work: float      # cycles left at full speed
+    demand: float    # GM bytes per cycle at full speed
+    end: float = -1.0
 
-    def __post_init__(self) -> None:
-        slots = 1 + self.figures.aiv_per_cluster
-        self.free = {(c, s): 0 for c in range(self.figures.clusters) for s in range(slots)}
 
-    def first_free(self, aic: bool) -> tuple[int, int]:
-        """The core of that kind free first (lowest cluster on a tie)."""
-        kind = [core for core in self.free if (core[1] == AIC_SLOT) == aic]
-        return min(kind, key=lambda core: (self.free[core], core))
+@dataclass
+class _Block:
+    task: Any
+    block_idx: int
+    members: list[Any]
+    ready: float
+    cluster: int = -1
+    begin: float = 0.0
+    kernels: list[_Kernel] = field(default_factory=list)
 
-    def first_free_cluster(self, slots: list[int]) -> int:
-        """The cluster whose cores `slots` are all free first."""
-        return min(range(self.figures.clusters),
-                   key=lambda c: (max(self.free[(c, s)] for s in slots), c))
+    @property
+    def slots(self) -> list[int]:
+        return [_slot(m) for m in self.members]
+
+    def needs_cluster(self) -> bool:
+        return len(self.members) > 1
+
+
+class _Device:
+    """The simulation: cores, queued blocks, running kernels and the clock, in cycles."""
+
+    def __init__(self, trace: Any, figures: DeviceFigures) -> None:
+        self.figures = figures
+        self.tasks = {t.id: t for t in trace.tasks}
+        self.order = [t.id for t in trace.tasks]
+        self.busy: dict[tuple[int, int], bool] = {
+            (c, s): False for c in range(figures.clusters) for s in range(1 + figures.aiv_per_cluster)}
+        self.waiting = {t.id: len(self._deps(t)) for t in trace.tasks}
+        self.successors: dict[int, list[int]] = defaultdict(list)
+        for t in trace.tasks:
+            for pred in self._deps(t):
+                self.successors[pred].append(t.id)
+        self.queue: deque[_Block] = deque()
+        self.starting: list[tuple[float, int, _Block]] = []  # (kernel start, tiebreak, block) during dispatch
+        self.running: list[_Block] = []
+        self.unfinished_blocks: dict[int, int] = {}
+        self.placed: dict[int, DeviceTask] = {}
+        self.now = 0.0
+        self._tiebreak = 0
+
+    def _deps(self, task: Any) -> list[int]:
+        """The deps of `task` that ran in this trace (earlier runs' tasks had finished before it began)."""
+        return [d for d in task.deps if d in self.tasks]
+
+    def run(self) -> DeviceTrace:
+        for task_id in self.order:
+            if self.waiting[task_id] == 0:
+                self._release(task_id)
+        while self.queue or self.starting or self.running:
+            self._dispatch()
+            self._advance()
+        return DeviceTrace(clusters=self.figures.clusters, ghz=self.figures.ghz,
+                           dispatch_cycles=self.figures.dispatch_cycles,
+                           tasks=[self.placed[t] for t in self.order if t in self.placed])
+
+    def _ns(self, cycles: float) -> float:
+        return cycles / self.figures.ghz
+
+    def _release(self, task_id: int) -> None:
+        """The task is ready now: its blocks queue; a task without blocks (a join) finishes at once."""
+        task = self.tasks[task_id]
+        self.placed[task_id] = DeviceTask(id=task.id, kernel=task.kernel, kernels=list(task.kernels),
+                                          core_num=task.core_num, deps=list(task.deps), ready_ns=self._ns(self.now))
+        blocks = _blocks(task)
+        self.unfinished_blocks[task_id] = len(blocks)
+        for block_idx, members in blocks.items():
+            self.queue.append(_Block(task, block_idx, members, self.now))
+        if not blocks:
+            self._finish_task(task_id)
+
+    def _finish_task(self, task_id: int) -> None:
+        for succ in self.successors[task_id]:
+            self.waiting[succ] -= 1
+            if self.waiting[succ] == 0:
+                self._release(succ)
+
+    def _dispatch(self) -> None:
+        """Every queued block that has a free core (or cluster) of its kind starts its dispatch now."""
+        still_queued: deque[_Block] = deque()
+        for block in self.queue:
+            cluster = self._free_home(block)
+            if cluster < 0:
+                still_queued.append(block)
+                continue
+            block.cluster, block.begin = cluster, self.now
+            for slot in block.slots:
+                self.busy[(cluster, slot)] = True
+            self._tiebreak += 1
+            heapq.heappush(self.starting, (self.now + self.figures.dispatch_cycles, self._tiebreak, block))
+        self.queue = still_queued
+
+    def _free_home(self, block: _Block) -> int:
+        """The lowest cluster with the block's cores free, or -1."""
+        for cluster in range(self.figures.clusters):
+            if block.needs_cluster():
+                if not any(self.busy[(cluster, s)] for s in block.slots):
+                    return cluster
+            else:
+                wants_aic = block.members[0].core_type == "AIC"
+                for slot in range(1 + self.figures.aiv_per_cluster):
+                    if (slot == AIC_SLOT) == wants_aic and not self.busy[(cluster, slot)]:
+                        block.members = [_Placed(block.members[0], slot)]
+                        return cluster
+        return -1
+
+    def _speed(self) -> float:
+        """How fast the running kernels progress: 1, or less when together they ask for more GM bandwidth
+        than the chip has."""
+        bandwidth = self.figures.gm_bytes_per_cycle
+        demand = sum(k.demand for b in self.running for k in b.kernels if k.end < 0)
+        if bandwidth is None or demand <= bandwidth:
+            return 1.0
+        return bandwidth / demand
+
+    def _advance(self) -> None:
+        """Moves the clock to the next event: a kernel starting after its dispatch, or one finishing."""
+        speed = self._speed()
+        active = [k for b in self.running for k in b.kernels if k.end < 0]
+        next_finish = min((self.now + k.work / speed for k in active), default=float("inf"))
+        next_start = self.starting[0][0] if self.starting else float("inf")
+        until = min(next_finish, next_start)
+        if until == float("inf"):
+            block = self.queue[0]
+            raise RuntimeError(f"device_time: block {block.block_idx} of task {block.task.id} needs cores "
+                               f"{block.slots} of one cluster, which this platform's clusters do not have")
+        for kernel in active:
+            kernel.work -= (until - self.now) * speed
+        self.now = until
+        for kernel in active:
+            if kernel.work <= _EPSILON:
+                kernel.end = self.now
+        while self.starting and self.starting[0][0] <= self.now:
+            _, _, block = heapq.heappop(self.starting)
+            block.kernels = [_kernel_of(m, self.now) for m in block.members]
+            self.running.append(block)
+        for block in [b for b in self.running if all(k.end >= 0 for k in b.kernels)]:
+            self.running.remove(block)
+            self._retire(block)
+
+    def _retire(self, block: _Block) -> None:
+        for slot in block.slots:
+            self.busy[(block.cluster, slot)] = False
+        task = self.placed[block.task.id]
+        for kernel in block.kernels:
+            task.spans.append(DeviceSpan(
+                block_idx=block.block_idx, cluster_id=block.cluster,
+                core_type="AIC" if kernel.slot == AIC_SLOT else "AIV", lane=max(0, kernel.slot - 1),
+                dispatch_ns=self._ns(block.begin), start_ns=self._ns(kernel.start), end_ns=self._ns(kernel.end),
+                retire_ns=self._ns(self.now), counters=kernel.span.counters))
+        self.unfinished_blocks[block.task.id] -= 1
+        if self.unfinished_blocks[block.task.id] == 0:
+            task.spans.sort(key=lambda s: (s.block_idx, s.core_type != "AIC", s.lane))
+            self._finish_task(block.task.id)
+
+
+@dataclass
+class _Placed:
+    """A lone kernel's span and the core slot it was given (AIV lanes are interchangeable on the device)."""
+    span: Any
+    slot: int
+
+    @property
+    def core_type(self) -> str:
+        return self.span.core_type
 
 
 def schedule(trace: Any, platform: dict[str, Any]) -> DeviceTrace:
     """`trace` (a ``RunTrace`` whose spans carry counters) on the device `platform` describes."""
-    figures = DeviceFigures.of(platform)
-    cores = _Cores(figures)
-    tasks = {t.id: t for t in trace.tasks}
-    placed: dict[int, DeviceTask] = {}
-    finish: dict[int, int] = {}
-    waiting = {t.id: len(_known_deps(t, tasks)) for t in trace.tasks}
-    successors: dict[int, list[int]] = defaultdict(list)
-    for t in trace.tasks:
-        for pred in _known_deps(t, tasks):
-            successors[pred].append(t.id)
-    ready = [(0, t.id) for t in trace.tasks if waiting[t.id] == 0]
-    heapq.heapify(ready)
-    while ready:
-        ready_cycle, task_id = heapq.heappop(ready)
-        task = tasks[task_id]
-        placed[task_id], finish[task_id] = _place(task, ready_cycle, cores, figures)
-        for succ in successors[task_id]:
-            waiting[succ] -= 1
-            if waiting[succ] == 0:
-                heapq.heappush(ready, (max(finish[p] for p in _known_deps(tasks[succ], tasks)), succ))
-    return DeviceTrace(clusters=figures.clusters, ghz=figures.ghz, dispatch_cycles=figures.dispatch_cycles,
-                       tasks=[placed[t.id] for t in trace.tasks if t.id in placed])
-
-
-def _known_deps(task: Any, tasks: dict[int, Any]) -> list[int]:
-    """The deps of `task` that ran in this trace (earlier runs' tasks had finished before it began)."""
-    return [d for d in task.deps if d in tasks]
+    return _Device(trace, DeviceFigures.of(platform)).run()
 
 
 def _blocks(task: Any) -> dict[int, list[Any]]:
@@ -139,46 +281,26 @@ def _blocks(task: Any) -> dict[int, list[Any]]:
     return dict(sorted(by_block.items()))
 
 
-def _place(task: Any, ready_cycle: int, cores: _Cores, figures: DeviceFigures) -> tuple[DeviceTask, int]:
-    """The task's blocks on the device, and the cycle its last block ends (a join ends when it is ready)."""
-    device_task = DeviceTask(id=task.id, kernel=task.kernel, kernels=list(task.kernels), core_num=task.core_num,
-                             deps=list(task.deps), ready_ns=ready_cycle / figures.ghz)
-    finish = ready_cycle
-    for block_idx, members in _blocks(task).items():
-        spans, end = _place_block(block_idx, members, ready_cycle, cores, figures)
-        device_task.spans.extend(spans)
-        finish = max(finish, end)
-    return device_task, finish
+def _slot(member: Any) -> int:
+    if isinstance(member, _Placed):
+        return member.slot
+    return AIC_SLOT if member.core_type == "AIC" else 1 + member.lane
 
 
-def _place_block(block_idx: int, members: list[Any], ready_cycle: int, cores: _Cores,
-                 figures: DeviceFigures) -> tuple[list[DeviceSpan], int]:
-    """One block on the device: a lone AIC or AIV kernel on the first free core of its kind, a cluster's kernels
-    (AIC and AIV lanes together) on the first free cluster."""
-    if len(members) == 1:
-        cluster, slot = cores.first_free(aic=members[0].core_type == "AIC")
-        homes = [(members[0], slot)]
-    else:
-        slots = [_slot(m) for m in members]
-        cluster = cores.first_free_cluster(slots)
-        homes = list(zip(members, slots))
-    begin = max([ready_cycle] + [cores.free[(cluster, slot)] for _, slot in homes])
-    start = begin + figures.dispatch_cycles
-    end = start + max(_cycles(m) for m, _ in homes)
-    spans = []
-    for member, slot in homes:
-        cores.free[(cluster, slot)] = end
-        spans.append(DeviceSpan(block_idx=block_idx, cluster_id=cluster,
-                                core_type="AIC" if slot == AIC_SLOT else "AIV", lane=max(0, slot - 1),
-                                dispatch_ns=begin / figures.ghz, start_ns=start / figures.ghz,
-                                end_ns=(start + _cycles(member)) / figures.ghz, retire_ns=end / figures.ghz,
-                                counters=member.counters))
-    return spans, end
+def _kernel_of(member: Any, start: float) -> _Kernel:
+    span = member.span if isinstance(member, _Placed) else member
+    counters = span.counters
+    cycles = float(counters.cycles) if counters.measured else 0.0
+    gm_bytes = _gm_bytes(counters)
+    demand = gm_bytes / cycles if cycles > 0 else 0.0
+    kernel = _Kernel(span=span, slot=_slot(member), start=start, work=cycles, demand=demand)
+    if cycles <= 0:
+        kernel.end = start
+    return kernel
 
 
-def _slot(span: Any) -> int:
-    return AIC_SLOT if span.core_type == "AIC" else 1 + span.lane
-
-
-def _cycles(span: Any) -> int:
-    return span.counters.cycles if span.counters.measured else 0
+def _gm_bytes(counters: Any) -> float:
+    if not counters.measured:
+        return 0.0
+    read, written = getattr(counters, "bytes_read", {}), getattr(counters, "bytes_written", {})
+    return float(read.get("GM", 0) + written.get("GM", 0))

@@ -12,8 +12,9 @@ module writes, under ``<output_dir>/dfx_outputs/``:
   each task became ready), level 4 an orchestrator process (one slice per
   submit). Times are microseconds of host time since the run's first submit.
 * ``chip_swimlane_device.json``: the same run in simulated device time (levels
-  1-3): every block placed on the platform's cores by its modelled cycles
-  (``pypto.runtime.device_time``); slices carry the kernel's cycles per pipe.
+  1-3): every block placed on the platform's cores by its modelled cycles,
+  sharing the chip's global-memory bandwidth (``pypto.runtime.device_time``);
+  slices carry the kernel's cycles per pipe.
 * ``pmu.csv`` (``RunConfig(enable_pmu=N)``): per kernel per core, the
   modelled cycles, pipe utilisation and bytes moved (``pypto.runtime.pmu``).
 * ``scope_stats/scope_stats.jsonl`` and ``scope_stats.html``

@@ -12,17 +12,17 @@ PLATFORM = {"clusters": 2, "aiv_per_cluster": 2,
             "throughput": {"clock": {"ghz": 1.0}, "scheduler": {"dispatch_cycles": DISPATCH}}}
 
 
-def _span(block, core_type, lane, cycles):
-    counters = SimpleNamespace(measured=True, cycles=cycles)
+def _span(block, core_type, lane, cycles, gm_bytes=0):
+    counters = SimpleNamespace(measured=True, cycles=cycles, bytes_read={"GM": gm_bytes}, bytes_written={"GM": 0})
     return SimpleNamespace(block_idx=block, core_type=core_type, lane=lane, cluster_id=0, counters=counters)
 
 
-def _task(task_id, cycles, *, blocks=1, deps=(), cores=("AIV",)):
+def _task(task_id, cycles, *, blocks=1, deps=(), cores=("AIV",), gm_bytes=0):
     spans = []
     for block in range(blocks):
         for core in cores:
             spans.append(_span(block, "AIC" if core == "AIC" else "AIV", int(core[-1]) if core[-1].isdigit() else 0,
-                               cycles))
+                               cycles, gm_bytes))
     return SimpleNamespace(id=task_id, kernel=f"k{task_id}", kernels=[f"k{task_id}"] * len(cores),
                            core_num=blocks, deps=list(deps), spans=spans)
 
@@ -91,3 +91,37 @@ def test_times_are_cycles_at_the_platform_clock(ghz):
     device = device_time.schedule(SimpleNamespace(tasks=[_task(0, 1000)]), platform)
     span = device.tasks[0].spans[0]
     assert (span.start_ns, span.end_ns) == (DISPATCH / ghz, (DISPATCH + 1000) / ghz)
+
+
+# 100 bytes of global memory a cycle for the whole chip.
+NARROW = PLATFORM | {"throughput": {"clock": {"ghz": 1.0}, "scheduler": {"dispatch_cycles": DISPATCH},
+                                    "DDR": {"gb_per_second": 100}}}
+
+
+def test_kernels_that_together_want_more_bandwidth_than_the_chip_has_slow_down_in_proportion():
+    # Each block moves 100 000 bytes in 1000 cycles: 100 bytes a cycle, the whole chip's bandwidth.
+    alone = device_time.schedule(SimpleNamespace(tasks=[_task(0, 1000, gm_bytes=100_000)]), NARROW)
+    assert _starts(alone) == [(100, 1100)]
+    two = device_time.schedule(SimpleNamespace(tasks=[_task(0, 1000, blocks=2, gm_bytes=100_000)]), NARROW)
+    assert _starts(two) == [(100, 2100), (100, 2100)]  # both at half speed
+
+
+def test_a_kernel_that_moves_nothing_does_not_slow_the_others():
+    tasks = [_task(0, 1000, gm_bytes=100_000), _task(1, 1000)]
+    device = device_time.schedule(SimpleNamespace(tasks=tasks), NARROW)
+    assert _starts(device) == [(100, 1100), (100, 1100)]
+
+
+def test_a_kernel_speeds_up_again_when_the_other_finishes():
+    # Both want the whole bandwidth; the short one (500 cycles alone) shares it from the start and finishes at
+    # 1000 cycles of work done at half speed, then the long one runs alone at full speed.
+    tasks = [_task(0, 500, gm_bytes=50_000), _task(1, 1500, gm_bytes=150_000)]
+    device = device_time.schedule(SimpleNamespace(tasks=tasks), NARROW)
+    spans = {t.id: t.spans[0] for t in device.tasks}
+    assert spans[0].end_ns == pytest.approx(100 + 1000)
+    assert spans[1].end_ns == pytest.approx(100 + 1000 + 1000)  # 500 of its cycles done by then, 1000 left
+
+
+def test_a_platform_without_a_ddr_figure_has_unlimited_bandwidth():
+    device = device_time.schedule(SimpleNamespace(tasks=[_task(0, 1000, blocks=4, gm_bytes=10**9)]), PLATFORM)
+    assert _starts(device) == [(100, 1100)] * 4

@@ -66,6 +66,8 @@ class DeviceTrace:
     ghz: float
     dispatch_cycles: int
     tasks: list[DeviceTask]
+    # (ns, GB/s): the global-memory bandwidth the running kernels draw, from each time on.
+    gm_usage: list[tuple[float, float]] = field(default_factory=list)
 
     @property
     def makespan_ns(self) -> float:
@@ -142,6 +144,7 @@ class _Device:
         self.placed: dict[int, DeviceTask] = {}
         self.now = 0.0
         self._tiebreak = 0
+        self.gm_usage: list[tuple[float, float]] = []
 
     def _deps(self, task: Any) -> list[int]:
         """The deps of `task` that ran in this trace (earlier runs' tasks had finished before it began)."""
@@ -154,9 +157,19 @@ class _Device:
         while self.queue or self.starting or self.running:
             self._dispatch()
             self._advance()
+        self._record_gm_usage(0.0)
         return DeviceTrace(clusters=self.figures.clusters, ghz=self.figures.ghz,
                            dispatch_cycles=self.figures.dispatch_cycles,
-                           tasks=[self.placed[t] for t in self.order if t in self.placed])
+                           tasks=[self.placed[t] for t in self.order if t in self.placed], gm_usage=self.gm_usage)
+
+    def _record_gm_usage(self, bytes_per_cycle: float) -> None:
+        """From now on the running kernels draw this much global-memory bandwidth (kept only when it changes)."""
+        gb_per_second = bytes_per_cycle * self.figures.ghz
+        if self.gm_usage and self.gm_usage[-1][1] == gb_per_second:
+            return
+        if self.gm_usage and self.gm_usage[-1][0] == self._ns(self.now):
+            self.gm_usage.pop()
+        self.gm_usage.append((self._ns(self.now), gb_per_second))
 
     def _ns(self, cycles: float) -> float:
         return cycles / self.figures.ghz
@@ -221,6 +234,7 @@ class _Device:
         """Moves the clock to the next event: a kernel starting after its dispatch, or one finishing."""
         speed = self._speed()
         active = [k for b in self.running for k in b.kernels if k.end < 0]
+        self._record_gm_usage(speed * sum(k.demand for k in active))
         next_finish = min((self.now + k.work / speed for k in active), default=float("inf"))
         next_start = self.starting[0][0] if self.starting else float("inf")
         until = min(next_finish, next_start)

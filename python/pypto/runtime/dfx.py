@@ -124,6 +124,8 @@ def swimlane_trace(trace: Any, level: int, *, entry: str = "", platform: str = "
         if level >= LEVEL_DISPATCH:
             events.extend(_dispatch_slices(task))
     events.extend(_dependency_flows(trace.tasks))
+    if getattr(trace, "gm_usage", None):
+        events.extend(_gm_usage_events(trace.gm_usage, pid=_cluster_pid(trace.clusters) + 2))
     if level >= LEVEL_SCHEDULER:
         events.extend(_scheduler_events(trace.tasks, pid=_cluster_pid(trace.clusters)))
     if level >= LEVEL_ORCHESTRATOR:
@@ -242,6 +244,16 @@ def _scheduler_events(tasks: Any, pid: int) -> list[dict[str, Any]]:
         depth += delta
         events.append({"name": "ready blocks", "cat": "scheduler", "ph": "C", "pid": pid, "tid": 0,
                        "ts": _us(ns), "args": {"blocks": depth}})
+    return events
+
+
+def _gm_usage_events(usage: list[tuple[float, float]], pid: int) -> list[dict[str, Any]]:
+    """Device time: the global-memory bandwidth the running kernels draw, as a counter."""
+    events = [_metadata("process_name", pid, {"name": "global memory"}),
+              _metadata("process_sort_index", pid, {"sort_index": -1})]
+    for ns, gb_per_second in usage:
+        events.append({"name": "GM bandwidth", "cat": "memory", "ph": "C", "pid": pid, "tid": 0, "ts": _us(ns),
+                       "args": {"GB/s": round(gb_per_second, 3)}})
     return events
 
 

@@ -125,3 +125,10 @@ def test_a_kernel_speeds_up_again_when_the_other_finishes():
 def test_a_platform_without_a_ddr_figure_has_unlimited_bandwidth():
     device = device_time.schedule(SimpleNamespace(tasks=[_task(0, 1000, blocks=4, gm_bytes=10**9)]), PLATFORM)
     assert _starts(device) == [(100, 1100)] * 4
+
+
+def test_the_trace_records_the_bandwidth_the_running_kernels_draw():
+    tasks = [_task(0, 1000, gm_bytes=100_000), _task(1, 500, gm_bytes=25_000, deps=[0])]
+    device = device_time.schedule(SimpleNamespace(tasks=tasks), NARROW)
+    # Idle during the first dispatch, the chip's whole 100 GB/s for task 0, idle, then 50 GB/s for task 1.
+    assert device.gm_usage == [(0.0, 0.0), (100.0, 100.0), (1100.0, 0.0), (1200.0, 50.0), (1700.0, 0.0)]

@@ -353,3 +353,15 @@ def test_the_cube_is_charged_its_macs():
 def test_an_unknown_pmu_level_is_refused(level):
     with pytest.raises(ValueError, match="enable_pmu must be"):
         RunConfig(enable_pmu=level)
+
+
+def test_the_device_swimlane_charts_the_global_memory_bandwidth_in_use():
+    compiled = _run_rows(RunConfig(enable_chip_swimlane=1))
+    host, device = _load(compiled, dfx.SWIMLANE_FILE), _load(compiled, dfx.DEVICE_SWIMLANE_FILE)
+    assert not _events(host, "C", "memory")
+    usage = _events(device, "C", "memory")
+    assert usage and usage[0]["ts"] == 0 and usage[-1]["args"]["GB/s"] == 0
+    peak = max(e["args"]["GB/s"] for e in usage)
+    assert 0 < peak <= A2A3["DDR"]["gb_per_second"]
+    names = {e["pid"]: e["args"]["name"] for e in _events(device, "M") if e["name"] == "process_name"}
+    assert names[usage[0]["pid"]] == "global memory"

@@ -5,30 +5,28 @@ import pytest
 from pypto import ir
 
 
-@pytest.fixture(scope="session", autouse=True)
-def object_cache(tmp_path_factory):
-    """One kernel object cache for the whole run, outside the user's ~/.cache (subprocesses inherit it)."""
-    folder = tmp_path_factory.mktemp("pypto_cache")
-    previous = os.environ.get("PYPTO_CACHE_DIR")
-    os.environ["PYPTO_CACHE_DIR"] = str(folder)
+def _session_folder(tmp_path_factory, variable: str, name: str):
+    """A temporary folder named by environment variable `variable` for the whole run (subprocesses inherit it)."""
+    folder = tmp_path_factory.mktemp(name)
+    previous = os.environ.get(variable)
+    os.environ[variable] = str(folder)
     yield folder
     if previous is None:
-        os.environ.pop("PYPTO_CACHE_DIR", None)
+        os.environ.pop(variable, None)
     else:
-        os.environ["PYPTO_CACHE_DIR"] = previous
+        os.environ[variable] = previous
+
+
+@pytest.fixture(scope="session", autouse=True)
+def object_cache(tmp_path_factory):
+    """One kernel object cache for the whole run, outside the user's ~/.cache."""
+    yield from _session_folder(tmp_path_factory, "PYPTO_CACHE_DIR", "pypto_cache")
 
 
 @pytest.fixture(scope="session", autouse=True)
 def build_output_root(tmp_path_factory):
     """Compile outputs of tests that do not choose a folder go to a temporary one, not into the source tree."""
-    folder = tmp_path_factory.mktemp("build_output")
-    previous = os.environ.get("PYPTO_PROG_BUILD_DIR")
-    os.environ["PYPTO_PROG_BUILD_DIR"] = str(folder)
-    yield folder
-    if previous is None:
-        os.environ.pop("PYPTO_PROG_BUILD_DIR", None)
-    else:
-        os.environ["PYPTO_PROG_BUILD_DIR"] = previous
+    yield from _session_folder(tmp_path_factory, "PYPTO_PROG_BUILD_DIR", "build_output")
 
 
 @pytest.fixture

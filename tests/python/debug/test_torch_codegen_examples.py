@@ -7,23 +7,18 @@ against the simulator, argument by argument (tolerance per dtype; integers
 exact).
 """
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[3]
-EXAMPLES = sorted(p for p in (ROOT / "examples").glob("*/[0-9]*.py"))
+from example_scripts import EXAMPLES, example_id, run_example
+
 HARNESS = Path(__file__).with_name("torch_compare.py")
 
 
-@pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize("example", EXAMPLES, ids=example_id)
 def test_torch_script_matches_simulator(example, tmp_path):
-    env = dict(os.environ, PYPTO_PROG_BUILD_DIR=str(tmp_path / "build_output"))
-    done = subprocess.run([sys.executable, str(HARNESS), str(example)], cwd=tmp_path, env=env, capture_output=True,
-                          text=True, timeout=900)
+    done = run_example(example, tmp_path, harness=HARNESS)
     assert done.returncode == 0, f"{example.name}:\n{done.stdout[-3000:]}\n{done.stderr[-5000:]}"
     matches = [line for line in done.stdout.splitlines() if line.startswith("MATCH ")]
     assert any(m.endswith(" parsed") for m in matches) and any(m.endswith(" lowered") for m in matches), done.stdout

@@ -14,17 +14,7 @@ import torch
 import pypto.language as pl
 from pypto import platforms
 from pypto.runtime import RunConfig, dfx, pmu
-
-
-@pl.jit
-def rows_then_add(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]],
-                  z: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
-    for i in pl.parallel(0, 4):
-        with pl.at(level=pl.Level.CORE_GROUP, name_hint="exp_rows"):
-            y[i * 16:i * 16 + 16, :] = pl.exp(x[i * 16:i * 16 + 16, :])
-    with pl.at(level=pl.Level.CORE_GROUP, name_hint="add_all"):
-        z[:] = pl.add(y, x)
-    return y, z
+from dfx_programs import rows_then_add
 
 
 @pl.jit

@@ -3,23 +3,18 @@ the swimlanes, the PMU report, the dependency graph, scope statistics and a full
 run, and dfx_every_example.py checks those outputs against each other, draws both swimlanes with the offline
 viewer and draws the program's memory map."""
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[3]
-EXAMPLES = sorted(p for p in (ROOT / "examples").glob("*/[0-9]*.py"))
+from example_scripts import EXAMPLES, example_id, run_example
+
 HARNESS = Path(__file__).with_name("dfx_every_example.py")
 
 
-@pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize("example", EXAMPLES, ids=example_id)
 def test_every_dfx_output_of_the_example_checks_out(example, tmp_path):
-    env = dict(os.environ, PYPTO_PROG_BUILD_DIR=str(tmp_path / "build_output"))
-    done = subprocess.run([sys.executable, str(HARNESS), str(example)], cwd=tmp_path, env=env, capture_output=True,
-                          text=True, timeout=900)
+    done = run_example(example, tmp_path, harness=HARNESS)
     assert done.returncode == 0, f"{example.name}:\n{done.stdout[-3000:]}\n{done.stderr[-5000:]}"
     checked = [line for line in done.stdout.splitlines() if line.startswith("DFX ")]
     assert checked and all(line.endswith("kernel slices)") for line in checked), done.stdout

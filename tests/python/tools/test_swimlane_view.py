@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 import torch
 
-import pypto.language as pl
 from pypto.runtime import RunConfig
 from pypto.tools import swimlane_view
 from pypto.tools.swimlane_view import SwimlaneError, parse
+from dfx_programs import rows_then_add
 
 CHROMIUM = shutil.which("chromium")
 needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="Debian chromium not installed")
@@ -221,26 +221,15 @@ def test_cli_writes_next_to_the_input_or_to_out(tmp_path):
 # ---------------------------------------------------------------- a real traced run
 
 
-@pl.jit
-def exp_rows_then_add(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]],
-                      z: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
-    for i in pl.parallel(0, 4):
-        with pl.at(level=pl.Level.CORE_GROUP, name_hint="exp_rows"):
-            y[i * 16:i * 16 + 16, :] = pl.exp(x[i * 16:i * 16 + 16, :])
-    with pl.at(level=pl.Level.CORE_GROUP, name_hint="add_all"):
-        z[:] = pl.add(y, x)
-    return y, z
-
-
 @pytest.fixture(scope="module")
 def dfx_dir(tmp_path_factory):
     """dfx_outputs/ of a run with five tasks: four exp_rows, then add_all after all of them."""
     out_dir = tmp_path_factory.mktemp("swimlane_run")
     config = RunConfig(enable_chip_swimlane=2, enable_dep_gen=True, save_kernels_dir=str(out_dir))
     x, y, z = torch.randn(64, 64), torch.zeros(64, 64), torch.zeros(64, 64)
-    exp_rows_then_add(x, y, z, config=config)
-    folder = exp_rows_then_add.compile(x, y, z, config=config).dfx_dir
-    exp_rows_then_add.clear_cache()
+    rows_then_add(x, y, z, config=config)
+    folder = rows_then_add.compile(x, y, z, config=config).dfx_dir
+    rows_then_add.clear_cache()
     return folder
 
 

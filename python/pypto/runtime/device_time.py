@@ -27,7 +27,9 @@ from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from typing import Any
 
-# pypto.runtime.dfx's track order: a cluster's AIC, then its AIV lanes.
+from pypto.runtime.trace_names import core_track
+
+# A core's slot in its cluster, as trace_names.core_track numbers it: the AIC, then the AIV lanes.
 AIC_SLOT = 0
 # Work below this many cycles is done: float rounding of the shared-bandwidth steps.
 _EPSILON = 1e-6
@@ -112,15 +114,9 @@ class _Block:
     members: list[Any]
     ready: float
     cluster: int = -1
+    slots: list[int] = field(default_factory=list)  # by member, once placed (a lone AIV kernel takes either lane)
     begin: float = 0.0
     kernels: list[_Kernel] = field(default_factory=list)
-
-    @property
-    def slots(self) -> list[int]:
-        return [_slot(m) for m in self.members]
-
-    def needs_cluster(self) -> bool:
-        return len(self.members) > 1
 
 
 class _Device:
@@ -196,30 +192,31 @@ class _Device:
         """Every queued block that has a free core (or cluster) of its kind starts its dispatch now."""
         still_queued: deque[_Block] = deque()
         for block in self.queue:
-            cluster = self._free_home(block)
-            if cluster < 0:
+            home = self._free_home(block.members)
+            if home is None:
                 still_queued.append(block)
                 continue
-            block.cluster, block.begin = cluster, self.now
+            (block.cluster, block.slots), block.begin = home, self.now
             for slot in block.slots:
-                self.busy[(cluster, slot)] = True
+                self.busy[(block.cluster, slot)] = True
             self._tiebreak += 1
             heapq.heappush(self.starting, (self.now + self.figures.dispatch_cycles, self._tiebreak, block))
         self.queue = still_queued
 
-    def _free_home(self, block: _Block) -> int:
-        """The lowest cluster with the block's cores free, or -1."""
+    def _free_home(self, members: list[Any]) -> tuple[int, list[int]] | None:
+        """The lowest cluster with free cores for a block's kernels, and their slots: a cluster's own for a
+        block of several kernels, any free core of its kind for a lone one; None when there is none now."""
+        wanted = [core_track(m) for m in members]
         for cluster in range(self.figures.clusters):
-            if block.needs_cluster():
-                if not any(self.busy[(cluster, s)] for s in block.slots):
-                    return cluster
-            else:
-                wants_aic = block.members[0].core_type == "AIC"
-                for slot in range(1 + self.figures.aiv_per_cluster):
-                    if (slot == AIC_SLOT) == wants_aic and not self.busy[(cluster, slot)]:
-                        block.members = [_Placed(block.members[0], slot)]
-                        return cluster
-        return -1
+            if len(members) > 1:
+                if not any(self.busy[(cluster, s)] for s in wanted):
+                    return cluster, wanted
+                continue
+            wants_aic = wanted[0] == AIC_SLOT
+            for slot in range(1 + self.figures.aiv_per_cluster):
+                if (slot == AIC_SLOT) == wants_aic and not self.busy[(cluster, slot)]:
+                    return cluster, [slot]
+        return None
 
     def _speed(self) -> float:
         """How fast the running kernels progress: 1, or less when together they ask for more GM bandwidth
@@ -241,7 +238,8 @@ class _Device:
         if until == float("inf"):
             block = self.queue[0]
             raise RuntimeError(f"device_time: block {block.block_idx} of task {block.task.id} needs cores "
-                               f"{block.slots} of one cluster, which this platform's clusters do not have")
+                               f"{[core_track(m) for m in block.members]} of one cluster, which this platform's "
+                               "clusters do not have")
         for kernel in active:
             kernel.work -= (until - self.now) * speed
         self.now = until
@@ -250,7 +248,7 @@ class _Device:
                 kernel.end = self.now
         while self.starting and self.starting[0][0] <= self.now:
             _, _, block = heapq.heappop(self.starting)
-            block.kernels = [_kernel_of(m, self.now) for m in block.members]
+            block.kernels = [_kernel_of(m, slot, self.now) for m, slot in zip(block.members, block.slots)]
             self.running.append(block)
         for block in [b for b in self.running if all(k.end >= 0 for k in b.kernels)]:
             self.running.remove(block)
@@ -272,17 +270,6 @@ class _Device:
             self._finish_task(block.task.id)
 
 
-@dataclass
-class _Placed:
-    """A lone kernel's span and the core slot it was given (AIV lanes are interchangeable on the device)."""
-    span: Any
-    slot: int
-
-    @property
-    def core_type(self) -> str:
-        return self.span.core_type
-
-
 def schedule(trace: Any, platform: dict[str, Any]) -> DeviceTrace:
     """`trace` (a ``RunTrace`` whose spans carry counters) on the device `platform` describes."""
     return _Device(trace, DeviceFigures.of(platform)).run()
@@ -295,19 +282,12 @@ def _blocks(task: Any) -> dict[int, list[Any]]:
     return dict(sorted(by_block.items()))
 
 
-def _slot(member: Any) -> int:
-    if isinstance(member, _Placed):
-        return member.slot
-    return AIC_SLOT if member.core_type == "AIC" else 1 + member.lane
-
-
-def _kernel_of(member: Any, start: float) -> _Kernel:
-    span = member.span if isinstance(member, _Placed) else member
+def _kernel_of(span: Any, slot: int, start: float) -> _Kernel:
     counters = span.counters
     cycles = float(counters.cycles) if counters.measured else 0.0
     gm_bytes = _gm_bytes(counters)
     demand = gm_bytes / cycles if cycles > 0 else 0.0
-    kernel = _Kernel(span=span, slot=_slot(member), start=start, work=cycles, demand=demand)
+    kernel = _Kernel(span=span, slot=slot, start=start, work=cycles, demand=demand)
     if cycles <= 0:
         kernel.end = start
     return kernel

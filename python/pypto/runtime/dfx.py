@@ -39,6 +39,7 @@ from typing import Any
 
 from pypto import platforms
 from pypto.runtime import args_dump, device_time, pmu, scope_stats
+from pypto.runtime.trace_names import CORE_TRACKS, core_track, member_kernels
 
 DFX_DIR = "dfx_outputs"
 SWIMLANE_FILE = "chip_swimlane.json"
@@ -48,7 +49,6 @@ DOT_FILE = "deps.dot"
 # What deps.json names as its runtime: the simulator's task runtime (tasks, derived deps, clusters).
 RUNTIME_NAME = "pypto_sim"
 
-CORE_TRACKS = ("AIC", "AIV0", "AIV1")
 LEVEL_DISPATCH = 2
 LEVEL_SCHEDULER = 3
 LEVEL_ORCHESTRATOR = 4
@@ -102,10 +102,6 @@ def _us(ns: int) -> float:
     return ns / 1000.0
 
 
-def _core_tid(span: Any) -> int:
-    return 0 if span.core_type == "AIC" else 1 + span.lane
-
-
 def _cluster_pid(cluster: int) -> int:
     return cluster + 1  # pid 0 reads as "no process" in some viewers
 
@@ -152,12 +148,6 @@ def _track_names(clusters: int) -> list[dict[str, Any]]:
     return events
 
 
-def _member_kernels(task: Any) -> dict[tuple[str, int], str]:
-    """(core type, lane) -> the kernel that core runs: TaskTrace.kernels lists them in span order."""
-    first_block = [s for s in task.spans if s.block_idx == 0]
-    return {(s.core_type, s.lane): name for s, name in zip(first_block, task.kernels)}
-
-
 def _slice(name: str, cat: str, pid: int, tid: int, begin_ns: int, end_ns: int,
            args: dict[str, Any]) -> dict[str, Any]:
     return {"name": name, "cat": cat, "ph": "X", "pid": pid, "tid": tid, "ts": _us(begin_ns),
@@ -165,14 +155,14 @@ def _slice(name: str, cat: str, pid: int, tid: int, begin_ns: int, end_ns: int,
 
 
 def _kernel_slices(task: Any) -> Iterable[dict[str, Any]]:
-    kernels = _member_kernels(task)
+    kernels = member_kernels(task)
     for span in task.spans:
-        core = CORE_TRACKS[_core_tid(span)]
+        core = CORE_TRACKS[core_track(span)]
         kernel = kernels.get((span.core_type, span.lane), task.kernel)
         name = f"{kernel} (task {task.id}, block {span.block_idx}/{task.core_num})"
         args = {"task_id": str(task.id), "kernel": kernel, "task_kernel": task.kernel, "block": span.block_idx,
                 "block_num": task.core_num, "cluster": span.cluster_id, "core": core} | _counter_args(span)
-        yield _slice(name, "kernel", _cluster_pid(span.cluster_id), _core_tid(span), span.start_ns, span.end_ns, args)
+        yield _slice(name, "kernel", _cluster_pid(span.cluster_id), core_track(span), span.start_ns, span.end_ns, args)
 
 
 def _counter_args(span: Any) -> dict[str, Any]:
@@ -188,7 +178,7 @@ def _dispatch_slices(task: Any) -> Iterable[dict[str, Any]]:
     """Level 2: on the core, from taking the block off the ready queue to the kernel's start, and from its end
     to the runtime retiring the block."""
     for span in task.spans:
-        pid, tid = _cluster_pid(span.cluster_id), _core_tid(span)
+        pid, tid = _cluster_pid(span.cluster_id), core_track(span)
         args = {"task_id": str(task.id), "block": span.block_idx}
         yield _slice("dispatch", "runtime", pid, tid, span.dispatch_ns, span.start_ns, args)
         yield _slice("finish", "runtime", pid, tid, span.end_ns, span.retire_ns, args)
@@ -219,9 +209,9 @@ def _dependency_flows(tasks: Any) -> Iterable[dict[str, Any]]:
             flow_id += 1
             common = {"name": "dependency", "cat": "dependency", "id": flow_id,
                       "args": {"pred": str(pred.id), "succ": str(task.id)}}
-            yield common | {"ph": "s", "pid": _cluster_pid(last.cluster_id), "tid": _core_tid(last),
+            yield common | {"ph": "s", "pid": _cluster_pid(last.cluster_id), "tid": core_track(last),
                             "ts": _inside(last.start_ns, last.end_ns, at_end=True)}
-            yield common | {"ph": "f", "bp": "e", "pid": _cluster_pid(first.cluster_id), "tid": _core_tid(first),
+            yield common | {"ph": "f", "bp": "e", "pid": _cluster_pid(first.cluster_id), "tid": core_track(first),
                             "ts": _inside(first.start_ns, first.end_ns, at_end=False)}
 
 

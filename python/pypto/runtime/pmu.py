@@ -20,6 +20,8 @@ import csv
 from pathlib import Path
 from typing import Any
 
+from pypto.runtime.trace_names import CORE_TRACKS, core_track, member_kernels
+
 PMU_FILE = "pmu.csv"
 PIPE_UTILIZATION = 2
 MEMORY = 4
@@ -58,15 +60,14 @@ def rows(trace: Any, events: int, ghz: float) -> list[dict[str, Any]]:
     """One row per measured core span of `trace`, in task and block order."""
     out = []
     for task in trace.tasks:
-        kernels = _member_kernels(task)
+        kernels = member_kernels(task)
         for span in task.spans:
             counters = span.counters
             if not counters.measured:
                 continue
-            core = "AIC" if span.core_type == "AIC" else f"AIV{span.lane}"
             row = {"task_id": task.id, "kernel": kernels.get((span.core_type, span.lane), task.kernel),
-                   "block": span.block_idx, "core": core, "cluster": span.cluster_id, "cycles": counters.cycles,
-                   "device_us": _round(counters.cycles / ghz / 1000.0)}
+                   "block": span.block_idx, "core": CORE_TRACKS[core_track(span)], "cluster": span.cluster_id,
+                   "cycles": counters.cycles, "device_us": _round(counters.cycles / ghz / 1000.0)}
             if events & PIPE_UTILIZATION:
                 row |= _pipe_columns(counters)
             if events & MEMORY:
@@ -82,11 +83,6 @@ def write(trace: Any, path: Path, level: int, ghz: float) -> Path:
         writer.writeheader()
         writer.writerows(rows(trace, events, ghz))
     return Path(path)
-
-
-def _member_kernels(task: Any) -> dict[tuple[str, int], str]:
-    first_block = [s for s in task.spans if s.block_idx == 0]
-    return {(s.core_type, s.lane): name for s, name in zip(first_block, task.kernels)}
 
 
 def _pipe_columns(counters: Any) -> dict[str, Any]:

@@ -174,7 +174,8 @@ def _bar(line: dict[str, Any], row: int, end_us: float) -> str:
                                                          "peak_task_slots", "heap_bytes", "dep_pool_entries",
                                                          "tensormap_entries", "begin_us", "end_us", "over"))
     return (f"<g class=\"scope\"><title>{html.escape(figures)}</title>"
-            f"<rect x=\"{x:.1f}\" y=\"{y}\" width=\"{width:.1f}\" height=\"{LANE_HEIGHT - 4}\" fill=\"{colour}\"{stroke}/>"
+            f"<rect x=\"{x:.1f}\" y=\"{y}\" width=\"{width:.1f}\" height=\"{LANE_HEIGHT - 4}\" "
+            f"fill=\"{colour}\"{stroke}/>"
             f"<text x=\"{x + 3:.1f}\" y=\"{y + 13}\" fill=\"#fff\">{html.escape(line['mode'])} "
             f"{line['tasks']}</text></g>")
 

@@ -9,7 +9,7 @@ empties first:
   has a loop-invariant load (PH002), narrow rows (PH001) and a reloaded matmul panel (PH003); compiled twice,
   so that the picture's toolchain reads its kernels from the object cache. The page is
   ``python -m pypto.tools.compile_report`` of the second compile.
-* torch-codegen-bisect.png (docs/torch-codegen.md): ``pypto debug bisect`` of KERNELS' ``add_scale`` with a
+* torch-codegen-bisect.png (docs/torch-codegen.md): ``pypto debug bisect`` of test_bisect.py's ``add_scale`` with a
   pass plugin that turns tile.add into tile.sub (the one tests/python/debug/test_bisect.py builds) put into
   the default pipeline, then what the generated torch scripts say; every command really runs here and the
   picture shows what it printed, as a terminal would.
@@ -66,14 +66,6 @@ def scale_exp_matmul(x: pl.Tensor[[1024, 256], pl.FP32], w: pl.Tensor[[16, 256],
             prod = pl.store(acc, [0, n], prod)
     return scaled, exps, prod
 
-
-@pl.jit
-def add_scale(x: pl.Tensor[[32, 64], pl.FP32], y: pl.Tensor[[32, 64], pl.FP32],
-              out: pl.Out[pl.Tensor[[32, 64], pl.FP32]]):
-    with pl.at(level=pl.Level.CORE_GROUP):
-        s = pl.add(pl.load(x, [0, 0], [32, 64]), pl.load(y, [0, 0], [32, 64]))
-        pl.store(pl.mul(s, 2.0), [0, 0], out)
-    return out
 '''
 
 REPORT_WINDOW = "1400,1700"
@@ -119,9 +111,23 @@ def compile_report_page() -> Path:
     return WORK / page.strip()
 
 
+def tests_on_path() -> None:
+    """The test helpers the pictures reuse: the broken-pass plugin and the kernel test_bisect.py bisects."""
+    if str(TESTS) not in sys.path:
+        sys.path[:0] = [str(TESTS), str(TESTS / "debug")]
+
+
+def bisect_kernel() -> str:
+    """add_scale, the kernel tests/python/debug/test_bisect.py bisects, without its import line."""
+    tests_on_path()
+    from test_bisect import KERNEL_FILE
+
+    return KERNEL_FILE.replace("import pypto.language as pl\n", "")
+
+
 def build_broken_pipeline() -> None:
     """The test-only plugin that turns tile.add into tile.sub, and the default pipeline with it in."""
-    sys.path[:0] = [str(TESTS), str(TESTS / "debug")]
+    tests_on_path()
     from plugin_builder import build_plugin
     from test_bisect import CORRUPT_ADD_SOURCE
 
@@ -192,7 +198,7 @@ def main() -> None:
     args = parser.parse_args()
     shutil.rmtree(WORK, ignore_errors=True)
     WORK.mkdir(parents=True)
-    (WORK / "kernels.py").write_text(KERNELS)
+    (WORK / "kernels.py").write_text(KERNELS + bisect_kernel())
     os.environ["PYPTO_CACHE_DIR"] = str(WORK / "object_cache")  # the commands inherit it: one cache, made here
     screenshot(compile_report_page(), IMAGES / "diagnostics-report.png", REPORT_WINDOW)
     session = bisect_session()

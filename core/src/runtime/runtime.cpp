@@ -797,9 +797,17 @@ void Runtime::WaitAll() {
   while (unfinished_ != 0) {
     if (CanStartBlock()) {
       RunNextBlock(lock);
-    } else {
-      done_cv_.wait(lock, [&] { return unfinished_ == 0 || CanStartBlock(); });
+      continue;
     }
+    // Every cluster is busy, so this thread cannot run a block it deferred
+    // (see Release); a worker must, or the block waits for ever when the
+    // running ones need it (a kernel waiting on a signal another sends).
+    if (wake_deferred_) {
+      wake_deferred_ = false;
+      PublishReady();
+      WakeWorkers(static_cast<int>(ready_.size()));
+    }
+    done_cv_.wait(lock, [&] { return unfinished_ == 0 || CanStartBlock(); });
   }
   run_open_ = false;
   run_faulted_ = false;

@@ -1,4 +1,4 @@
-# pypto_add_plugin(<name> KIND pass|backend|kernel SOURCES ...
+# pypto_add_plugin(<name> KIND pass|backend|kernel|comm SOURCES ...
 #                  [MANIFEST file | PROVIDES names... [VERSION v] [REQUIRES names...]
 #                                   [DESCRIPTION text] [EXTRA_FIELDS "key: value"...]]
 #                  [LINK ...] [OUTPUT_DIR dir] [INSTALL_DIR dir])
@@ -48,8 +48,8 @@ function(pypto_add_plugin name)
                         "are KIND, SOURCES, MANIFEST, PROVIDES, VERSION, REQUIRES, DESCRIPTION, EXTRA_FIELDS, LINK, "
                         "OUTPUT_DIR, INSTALL_DIR")
   endif()
-  if(NOT ARG_KIND MATCHES "^(pass|backend|kernel)$")
-    message(FATAL_ERROR "pypto_add_plugin(${name}): KIND must be pass, backend or kernel, not '${ARG_KIND}'")
+  if(NOT ARG_KIND MATCHES "^(pass|backend|kernel|comm)$")
+    message(FATAL_ERROR "pypto_add_plugin(${name}): KIND must be pass, backend, kernel or comm, not '${ARG_KIND}'")
   endif()
   if(NOT ARG_SOURCES)
     message(FATAL_ERROR "pypto_add_plugin(${name}): give the plugin's source files with SOURCES a.cpp b.cpp ...")

@@ -10,6 +10,7 @@ DEBIAN_PACKAGES=(
   llvm-16-dev libclang-16-dev libclang-cpp16-dev
   libboost-dev libyaml-cpp-dev nlohmann-json3-dev
   googletest libgtest-dev libgmock-dev
+  libopenmpi-dev openmpi-bin
   python3-venv
   chromium
 )

@@ -15,6 +15,7 @@ void BindPasses(py::module_& m);
 void BindPlatforms(py::module_& m);
 void BindRuntime(py::module_& m);
 void BindBackend(py::module_& m);
+void BindComm(py::module_& m);
 
 }  // namespace pypto::python
 
@@ -39,4 +40,5 @@ PYBIND11_MODULE(_core, m) {
   BindRuntime(runtime);
   auto backend = m.def_submodule("backend", "Code generation by backend plugins, toolchains, built programs");
   BindBackend(backend);
+  BindComm(m);
 }

@@ -1,7 +1,8 @@
 // Plugins, passes and backends seen from Python: discovery, explicit
-// loading, search paths, and the passes and backends the plugins provide.
+// loading, search paths, and the passes, backends and comm engines the plugins provide.
 #include "casters.h"
 #include "pypto/backend/registry.h"
+#include "pypto/comm/registry.h"
 #include "pypto/pass/registry.h"
 #include "pypto/plugin/host.h"
 
@@ -112,6 +113,18 @@ void BindPlugins(py::module_& m) {
     }
     return out;
   }, "Every backend the discovered plugins provide, sorted by name, without loading them.");
+  m.def("list_comm_engines", []() {
+    py::list out;
+    for (const auto& info : comm::ListEngines()) {
+      py::dict d;
+      d["name"] = info.name;
+      d["description"] = info.description;
+      d["plugin"] = info.plugin;
+      d["loaded"] = comm::HasEngine(info.name);
+      out.append(d);
+    }
+    return out;
+  }, "Every communication engine the discovered plugins provide, sorted by name, without loading them.");
   m.def("backend_function_types", [](const std::string& name) {
     std::vector<std::string> types;
     for (auto type : backend::BackendRegistry::Global().Create(name)->function_types()) {

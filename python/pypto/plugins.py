@@ -1,4 +1,4 @@
-"""Plugins: discovery on the search paths, explicit loading, and the passes and backends they provide.
+"""Plugins: discovery on the search paths, explicit loading, and the passes, backends and comm engines they provide.
 
 Search order: the plugin folder installed with PyPTO, then each folder of
 ``PYPTO_PLUGIN_PATH`` (colon separated), then folders added with
@@ -27,6 +27,7 @@ from pypto._core.plugins import (
     discover,
     is_loaded,
     list_backends,
+    list_comm_engines,
     list_passes,
     load_manifest,
     search_paths,
@@ -45,6 +46,7 @@ __all__ = [
     "is_loaded",
     "is_path",
     "list_backends",
+    "list_comm_engines",
     "list_kernels",
     "list_passes",
     "load",

@@ -107,7 +107,7 @@ def _tile_ops(program: ir.Program) -> list[str]:
 def test_the_pass_template_generates_its_manifest(template_plugins):
     folder = template_plugins / "fold_tile_identities"
     assert _manifest(folder) == {
-        "name": "fold_tile_identities", "kind": "pass", "version": "0.1.0", "abi": 2,
+        "name": "fold_tile_identities", "kind": "pass", "version": "0.1.0", "abi": 3,
         "library": "libfold_tile_identities.so", "provides": ["FoldTileIdentities"],
         "description": "Removes tile ops that return their operand: x*1, x/1, x-0 (and x+0)"}
     assert (folder / "libfold_tile_identities.so").is_file()
@@ -171,7 +171,7 @@ def test_the_backend_template_generates_its_manifest_with_toolchains(template_pl
     manifest = _manifest(template_plugins / "program_stats")
     assert manifest["kind"] == "backend" and manifest["provides"] == ["program_stats"]
     assert manifest["toolchains"] == {"a2a3": "ascend", "a5": "ascend"}
-    assert manifest["library"] == "libprogram_stats.so" and manifest["abi"] == 2
+    assert manifest["library"] == "libprogram_stats.so" and manifest["abi"] == 3
 
 
 def test_the_backend_reports_ops_and_memory_of_a_real_program(template_plugins, tmp_path):
@@ -214,7 +214,7 @@ def _project(folder: Path, plugin_call: str, manifest: str | None = None) -> Pat
     return folder
 
 
-HAND_WRITTEN = ("name: fold_tile_identities\nkind: pass\nversion: 1.0.0\nabi: 2\n"
+HAND_WRITTEN = ("name: fold_tile_identities\nkind: pass\nversion: 1.0.0\nabi: 3\n"
                 "library: libfold_tile_identities.so\nprovides: [FoldTileIdentities]\n")
 
 
@@ -234,7 +234,7 @@ def test_a_hand_written_manifest_that_matches_is_copied(tmp_path):
 
 
 @pytest.mark.parametrize("field, wrong, expected, reason", [
-    ("abi", "1", "2", "this PyPTO (0.1.0) has plugin ABI 2"),
+    ("abi", "1", "3", "this PyPTO (0.1.0) has plugin ABI 3"),
     ("library", "libfold.so", "libfold_tile_identities.so", "the library this builds is libfold_tile_identities.so"),
     ("kind", "backend", "pass", "pypto_add_plugin was called with KIND pass"),
     ("name", "folder", "fold_tile_identities", "the plugin is built as target 'fold_tile_identities'"),

@@ -5,6 +5,7 @@
 
 #include "library.h"
 #include "pypto/backend/registry.h"
+#include "pypto/comm/registry.h"
 #include "pypto/pass/registry.h"
 #include "pypto/plugin/host.h"
 #include "pypto/support/error.h"
@@ -50,36 +51,38 @@ std::vector<std::string> Names(const std::vector<Staged>& staged) {
 }
 
 // A plugin registers exactly what its manifest provides, and only things of
-// its own kind: a pass plugin passes, a backend plugin backends.
+// its own kind: a pass plugin passes, a backend plugin backends, a comm plugin comm engines.
 void CheckProvides(const Manifest& manifest, const PluginContents& contents) {
   std::vector<std::string> problems;
-  auto check = [&](const std::string& kind, const std::string& plural, const std::string& add,
-                   const std::vector<std::string>& registered) {
+  // `kind` is the manifest kind, `item` what such a plugin registers ("pass", "comm engine").
+  auto check = [&](const std::string& kind, const std::string& item_kind, const std::string& plural,
+                   const std::string& add, const std::vector<std::string>& registered) {
     if (manifest.kind != kind) {
       for (const auto& name : registered) {
-        problems.push_back("the library registered " + kind + " '" + name + "' but the manifest declares kind '" +
-                           manifest.kind + "'; only a plugin of kind '" + kind + "' registers " + plural +
-                           ": fix the manifest's 'kind' or move " + add + "(\"" + name + "\", ...) to a " + kind +
-                           " plugin");
+        problems.push_back("the library registered " + item_kind + " '" + name +
+                           "' but the manifest declares kind '" + manifest.kind + "'; only a plugin of kind '" +
+                           kind + "' registers " + plural + ": fix the manifest's 'kind' or move " + add + "(\"" +
+                           name + "\", ...) to a " + kind + " plugin");
       }
       return;
     }
     for (const auto& item : manifest.provides) {
       if (!Contains(registered, item)) {
-        problems.push_back("the manifest provides '" + item + "' but the library did not register a " + kind +
+        problems.push_back("the manifest provides '" + item + "' but the library did not register a " + item_kind +
                            " of that name; register it with " + add + "(\"" + item +
                            "\", ...) or remove it from 'provides'");
       }
     }
     for (const auto& name : registered) {
       if (!Contains(manifest.provides, name)) {
-        problems.push_back("the library registered " + kind + " '" + name +
+        problems.push_back("the library registered " + item_kind + " '" + name +
                            "' which the manifest does not list; add it to 'provides'");
       }
     }
   };
-  check("pass", "passes", "AddPass", Names(contents.passes));
-  check("backend", "backends", "AddBackend", Names(contents.backends));
+  check("pass", "pass", "passes", "AddPass", Names(contents.passes));
+  check("backend", "backend", "backends", "AddBackend", Names(contents.backends));
+  check("comm", "comm engine", "comm engines", "AddCommEngine", Names(contents.comm_engines));
   if (!problems.empty()) throw Error(ErrorKind::kPlugin, PluginErrorPrefix(manifest) + Join(problems, "; "));
 }
 
@@ -103,11 +106,15 @@ void Commit(const Manifest& manifest, PluginContents& contents) {
   auto& backends = backend::BackendRegistry::Global();
   CheckUnclaimed(manifest, "pass", passes.ListLoaded(), contents.passes);
   CheckUnclaimed(manifest, "backend", backends.ListLoaded(), contents.backends);
+  CheckUnclaimed(manifest, "comm engine", comm::ListLoadedEngines(), contents.comm_engines);
   for (auto& staged : contents.passes) {
     passes.Register(staged.name, staged.description, manifest.name, std::move(staged.factory));
   }
   for (auto& staged : contents.backends) {
     backends.Register(staged.name, staged.description, manifest.name, std::move(staged.factory));
+  }
+  for (auto& staged : contents.comm_engines) {
+    comm::RegisterEngine(staged.name, staged.description, manifest.name, std::move(staged.factory));
   }
 }
 

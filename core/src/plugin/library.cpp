@@ -45,11 +45,18 @@ class StagingRegistrar : public PluginRegistrar {
     }
   }
 
+  void AddCommEngine(const std::string& engine_name, const std::string& description,
+                     comm::EngineFactory factory) override {
+    if (Accept("comm engine", engine_name, static_cast<bool>(factory))) {
+      contents_.comm_engines.push_back({engine_name, description, std::move(factory)});
+    }
+  }
+
   const std::vector<std::string>& problems() const { return problems_; }
   PluginContents TakeContents() { return std::move(contents_); }
 
  private:
-  // Whether a registration of `kind` ("pass", "backend") is well formed; records why not.
+  // Whether a registration of `kind` ("pass", "backend", "comm engine") is well formed; records why not.
   bool Accept(const std::string& kind, const std::string& name, bool has_factory) {
     if (name.empty()) {
       problems_.push_back("it registered a " + kind + " with an empty name");

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "pypto/backend/backend.h"
+#include "pypto/comm/registry.h"
 #include "pypto/pass/pass.h"
 #include "pypto/plugin/host.h"
 
@@ -23,10 +24,17 @@ struct StagedBackend {
   backend::BackendFactory factory;
 };
 
+struct StagedCommEngine {
+  std::string name;
+  std::string description;
+  comm::EngineFactory factory;
+};
+
 // What a plugin registered, held back until the host has checked it against the manifest.
 struct PluginContents {
   std::vector<StagedPass> passes;
   std::vector<StagedBackend> backends;
+  std::vector<StagedCommEngine> comm_engines;
 };
 
 // Loads the manifest's library (RTLD_LOCAL, kept loaded for the life of the

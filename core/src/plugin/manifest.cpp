@@ -20,7 +20,7 @@ const std::vector<std::string> kOptionalFields = {"requires", "description", "to
 // A kernel plugin is C++ sources, not a library: its kernels are what it provides.
 const std::vector<std::string> kRequiredKernelPluginFields = {"name", "kind", "version", "abi", "kernels"};
 const std::vector<std::string> kOptionalKernelPluginFields = {"provides", "requires", "description"};
-const std::vector<std::string> kKinds = {"pass", "backend", "kernel"};
+const std::vector<std::string> kKinds = {"pass", "backend", "kernel", "comm"};
 
 class ManifestReader {
  public:

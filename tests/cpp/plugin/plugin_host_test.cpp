@@ -7,6 +7,7 @@
 #include "plugin/error_matchers.h"
 #include "pypto/pass/manager.h"
 #include "pypto/pass/registry.h"
+#include "pypto/plugin/abi.h"
 #include "pypto/plugin/host.h"
 
 namespace fs = std::filesystem;
@@ -229,14 +230,15 @@ TEST(PluginErrors, AbiMismatchInTheLibraryIsCaughtBeforeRegistration) {
   // The fixture aborts the process if its register_plugin is ever called.
   Error e = LoadBroken("abi_struct", "fixture_abi_struct", "FixtureAbiStruct");
   EXPECT_TRUE(Contains(e.message(), "library " + (kFixtures / "broken/abi_struct/libfixture_abi_struct.so").string() +
-                                        " was built for plugin ABI 1002 but this PyPTO (0.1.0) has plugin ABI 2; "
+                                        " was built for plugin ABI " + std::to_string(PYPTO_PLUGIN_ABI_VERSION + 1000) +
+                                        " but this PyPTO (0.1.0) has plugin ABI 3; "
                                         "rebuild the plugin against this PyPTO"));
 }
 
 TEST(PluginErrors, AbiMismatchInTheManifest) {
   Error e = LoadBroken("abi_manifest", "fixture_abi_manifest", "FixtureAbiManifest");
   EXPECT_EQ(e.span().begin_line, 4);
-  EXPECT_TRUE(Contains(e.message(), "the manifest declares plugin ABI 1 but this PyPTO (0.1.0) has plugin ABI 2"));
+  EXPECT_TRUE(Contains(e.message(), "the manifest declares plugin ABI 1 but this PyPTO (0.1.0) has plugin ABI 3"));
 }
 
 TEST(PluginErrors, MalformedManifest) {

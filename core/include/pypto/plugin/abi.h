@@ -12,7 +12,7 @@
 //     r.AddPass("MyPass", "what it does", [] { return std::make_unique<MyPass>(); });
 //   }
 //
-// (a backend plugin calls r.AddBackend the same way).
+// (a backend plugin calls r.AddBackend, a comm plugin r.AddCommEngine, the same way).
 //   PYPTO_PLUGIN("my_pass", "1.0.0", Register)
 #pragma once
 
@@ -20,14 +20,16 @@
 #include <string>
 
 #include "pypto/backend/backend.h"
+#include "pypto/comm/registry.h"
 #include "pypto/pass/pass.h"
 #include "pypto/version.h"
 
 // Bump whenever a type that crosses the plugin boundary changes layout or
-// virtual functions (Pass, Backend, PluginRegistrar, IR node classes,
-// Diagnostic). 2: PluginRegistrar::AddBackend, the Backend interface, and
-// Diagnostic's severity and fix fields.
-#define PYPTO_PLUGIN_ABI_VERSION 2
+// virtual functions (Pass, Backend, comm::Engine, PluginRegistrar, IR node
+// classes, Diagnostic). 2: PluginRegistrar::AddBackend, the Backend interface,
+// and Diagnostic's severity and fix fields. 3: plugins of kind `comm`:
+// PluginRegistrar::AddCommEngine and the comm::Engine interface.
+#define PYPTO_PLUGIN_ABI_VERSION 3
 #define PYPTO_PLUGIN_ENTRY_SYMBOL "pypto_plugin_entry"
 
 namespace pypto::plugin {
@@ -58,6 +60,9 @@ class PluginRegistrar {
   // Only a plugin of kind `backend` registers backends, and only those its manifest provides.
   virtual void AddBackend(const std::string& backend_name, const std::string& description,
                           backend::BackendFactory factory) = 0;
+  // Only a plugin of kind `comm` registers communication engines, and only those its manifest provides.
+  virtual void AddCommEngine(const std::string& engine_name, const std::string& description,
+                             comm::EngineFactory factory) = 0;
 };
 
 }  // namespace pypto::plugin

@@ -64,11 +64,11 @@ struct KernelSpec {
 
 struct Manifest {
   std::string name;
-  std::string kind;  // pass | backend | kernel
+  std::string kind;  // pass | backend | kernel | comm
   std::string version;
   int abi = 0;
   std::string library;                 // file name, relative to the manifest's folder
-  std::vector<std::string> provides;   // pass/backend/kernel names
+  std::vector<std::string> provides;   // pass/backend/kernel/comm engine names
   std::vector<std::string> requires_;  // other plugins' names
   std::string description;
   // Backends: the toolchain that builds the generated code, per platform
@@ -113,7 +113,7 @@ class PluginHost {
   std::vector<PluginRecord> Discover();
   std::optional<PluginRecord> Find(const std::string& name);
   // The discovered plugin whose manifest provides `item` (a pass name, ...),
-  // among plugins of `kind` ("pass", "backend") when it is not empty.
+  // among plugins of `kind` ("pass", "backend", "comm") when it is not empty.
   std::optional<PluginRecord> FindProvider(const std::string& item, const std::string& kind = "");
 
   // Loads a discovered plugin by name, after the plugins it requires. Loading

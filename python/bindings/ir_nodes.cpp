@@ -252,7 +252,7 @@ void BindIRNodes(py::module_& m) {
 #define PYPTO_X(T) BindNode<T, Stmt>(m);
   PYPTO_IR_STMT_NODES(PYPTO_X)
 #undef PYPTO_X
-#define PYPTO_X(T) BindNode<T, Type>(m);
+#define PYPTO_X(T) BindNode<T, std::conditional_t<std::is_same_v<T, DistributedTensorType>, TensorType, Type>>(m);
   PYPTO_IR_TYPE_NODES(PYPTO_X)
 #undef PYPTO_X
 

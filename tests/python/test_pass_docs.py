@@ -22,8 +22,8 @@ from pypto import ir
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "passes"
 # Pages that must show at least one checked example.
 PAGES_WITH_EXAMPLES = [
-    "AllocateMemoryAddr", "FlattenCallExpr", "FlattenTileNdTo2D", "InitMemRef", "InlineFunctions", "MemoryReuse",
-    "OutlineClusterScopes", "OutlineHierarchyScopes", "OutlineIncoreScopes", "Simplify", "UnrollLoops",
+    "AllocateMemoryAddr", "FlattenCallExpr", "FlattenTileNdTo2D", "InitMemRef", "InlineFunctions", "InsertCommFence",
+    "MemoryReuse", "OutlineClusterScopes", "OutlineHierarchyScopes", "OutlineIncoreScopes", "Simplify", "UnrollLoops",
 ]
 BLOCK = re.compile(r"^```(python|text) (before|after|error)([^\n]*)\n(.*?)^```", re.M | re.S)
 

@@ -176,6 +176,8 @@ std::string DescribeSimFault(const pto::SimFault& f) {
              " tile, the first NaN of the kernel (found by RunConfig(check_nan=True)); check this op's operands "
              "and their ranges (log of a negative, 0/0, inf-inf)";
     }
+    case pto::FaultKind::Comm:
+      return f.detail;
     case pto::FaultKind::None:
       break;
   }

@@ -42,6 +42,16 @@ Ref<TensorType> TensorType::Make(const std::vector<int64_t>& shape, DataType dty
   return Make(Ints(shape), dtype);
 }
 
+Ref<DistributedTensorType> DistributedTensorType::Make(std::vector<ExprPtr> shape, DataType dtype,
+                                                       TensorLayout layout, std::optional<TensorView> view) {
+  auto t = std::make_shared<DistributedTensorType>();
+  t->shape = std::move(shape);
+  t->dtype = dtype;
+  t->layout = layout;
+  t->view = std::move(view);
+  return t;
+}
+
 Ref<TileType> TileType::Make(std::vector<ExprPtr> shape, DataType dtype, std::optional<MemorySpace> memory_space) {
   auto t = std::make_shared<TileType>();
   t->shape = std::move(shape);

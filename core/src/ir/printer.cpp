@@ -244,13 +244,25 @@ class Printer {
     local_table_ = module_table_;
   }
 
+  // Window parameters print as pld.DistributedTensor, which the text must import.
+  static bool UsesWindows(const Program& program) {
+    for (const auto& function : program.functions) {
+      for (const auto& param : function->params) {
+        if (IsA<DistributedTensorType>(param->type)) return true;
+      }
+    }
+    return false;
+  }
+
   std::string ProgramText(const Program& program) {
     class_name_ = module_table_.Claim(program.name);
     PlanNames(program.functions);
     std::string title;
     for (const auto& line : printer::CommentLines(program.name)) title += (title.empty() ? "" : " ") + line;
     out_ << "# pypto.program: " << title << "\n";
-    out_ << "import pypto.language as " << options_.prefix << "\n\n";
+    out_ << "import pypto.language as " << options_.prefix << "\n";
+    if (UsesWindows(program)) out_ << "import pypto.language.distributed as pld\n";
+    out_ << "\n";
     for (const auto& dim : dynamic_dims_) {
       out_ << module_names_.at(dim.get()) << " = " << p_ << "dynamic(" << printer::StringLiteral(dim->name_hint);
       DataType dtype = *ScalarDType(dim->type);
@@ -285,7 +297,7 @@ class Printer {
     if (auto expr = As<Expr>(node)) return PrintExpr(expr);
     if (auto type = As<Type>(node)) return PrintType(type);
     if (auto global = As<GlobalVar>(node)) return "self." + FunctionName(global->name);
-    if (auto op = As<Op>(node)) return p_ + OpPath(op->name);
+    if (auto op = As<Op>(node)) return OpPrefix(op->name) + OpPath(op->name);
     ThrowInternalError(std::string("PrintNode has no spelling for a ") + node->type_name());
   }
 
@@ -332,6 +344,12 @@ class Printer {
   std::string FunctionName(const std::string& name) const {
     if (auto it = function_names_.find(name); it != function_names_.end()) return it->second;
     return printer::ToIdentifier(name);
+  }
+
+  // `pl.` for most ops; `pld.` for the distributed ones, which the DSL reaches through pld.
+  std::string OpPrefix(const std::string& name) const {
+    const ops::OpDef* def = ops::OpRegistry::Global().Find(name);
+    return def != nullptr && def->dsl_module() == "pld" ? "pld." : p_;
   }
 
   static std::string OpPath(const std::string& name) {
@@ -714,7 +732,7 @@ class Printer {
   std::string CallText(const Call& call) {
     std::string callee = !call.op                   ? std::string("None")
                          : call.is_function_call() ? "self." + FunctionName(call.op->name)
-                                                   : p_ + OpPath(call.op->name);
+                                                   : OpPrefix(call.op->name) + OpPath(call.op->name);
     std::vector<std::string> args;
     for (const auto& arg : call.args) args.push_back(PrintExpr(arg));
     Keywords(call.kwargs, {"attrs"}, &call, args);
@@ -842,7 +860,9 @@ class Printer {
     if (!type) return p_ + "Unknown";
     switch (type->kind()) {
       case NodeKind::kScalarType: return p_ + "Scalar[" + DType(static_cast<const ScalarType&>(*type).dtype) + "]";
-      case NodeKind::kTensorType: return TensorTypeText(static_cast<const TensorType&>(*type));
+      case NodeKind::kTensorType: return TensorTypeText(static_cast<const TensorType&>(*type), p_ + "Tensor[");
+      case NodeKind::kDistributedTensorType:
+        return TensorTypeText(static_cast<const TensorType&>(*type), "pld.DistributedTensor[");
       case NodeKind::kTileType: return TileTypeText(static_cast<const TileType&>(*type));
       case NodeKind::kTupleType: {
         const auto& tuple = static_cast<const TupleType&>(*type);
@@ -867,8 +887,8 @@ class Printer {
 
   std::string ExprListDisplay(const std::vector<ExprPtr>& exprs) { return "[" + ExprList(exprs) + "]"; }
 
-  std::string TensorTypeText(const TensorType& tensor) {
-    std::string text = p_ + "Tensor[" + ExprListDisplay(tensor.shape);
+  std::string TensorTypeText(const TensorType& tensor, const std::string& head) {
+    std::string text = head + ExprListDisplay(tensor.shape);
     text += ", " + DType(tensor.dtype);
     if (tensor.view) {
       std::vector<std::string> fields;

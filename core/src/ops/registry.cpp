@@ -17,6 +17,7 @@ const char* OpCategoryName(OpCategory c) {
     case OpCategory::kSyncOp: return "SyncOp";
     case OpCategory::kCrossCoreOp: return "CrossCoreOp";
     case OpCategory::kArrayOp: return "ArrayOp";
+    case OpCategory::kCommOp: return "CommOp";
   }
   return "?";
 }
@@ -184,6 +185,11 @@ OpDef& OpDef::set_not_inplace_safe() {
 }
 OpDef& OpDef::set_placement(Placement placement) {
   placement_ = placement;
+  return *this;
+}
+
+OpDef& OpDef::set_dsl_module(std::string module) {
+  dsl_module_ = std::move(module);
   return *this;
 }
 

@@ -26,6 +26,9 @@ struct OpSite {
   const std::string& op() const { return call.op->name; }
 };
 
+// The elements of a list argument (offsets, shapes): a MakeTuple's, or the one expression.
+std::vector<ir::ExprPtr> TupleElements(const ir::ExprPtr& e);
+
 class KernelWriter {
  public:
   explicit KernelWriter(const ir::FunctionPtr& function);
@@ -56,6 +59,16 @@ class KernelWriter {
   void EmitSlice(const OpSite& site);
   // tile.assemble: the source is copied into a window of the target's storage.
   void EmitAssemble(const OpSite& site);
+
+  // Distributed ops (comm_emitters.cpp): one-sided transfers and signals on the comm engine.
+  void EmitRemoteLoad(const OpSite& site);
+  void EmitRemoteStore(const OpSite& site);
+  void EmitTensorPut(const OpSite& site);          // tensor.put, tensor.remote_store
+  void EmitTensorGet(const OpSite& site);
+  void EmitNotify(const OpSite& site);
+  void EmitWait(const OpSite& site);
+  // pld.tensor.<collective>: one instruction on the window descriptors; the result is the window.
+  void EmitCollective(const OpSite& site);
 
  private:
   struct TileInfo {
@@ -99,6 +112,13 @@ class KernelWriter {
                      const std::vector<ir::ExprPtr>& valid = {});
   std::string TensorDim(const TensorInfo& tensor, size_t axis) const;
   std::string ScalarCall(const ir::Call& call);
+  // system.get_comm_ctx / rank / nranks as a scalar expression, or nullopt for other ops.
+  std::optional<std::string> CommScalar(const ir::Call& call);
+  // The GlobalTensor of a transfer region: `offsets` (or the origin) and `extents` (or the whole tensor).
+  std::string Region(const OpSite& site, const char* instruction, size_t tensor_arg,
+                     const std::optional<ir::ExprPtr>& offsets, const std::optional<ir::ExprPtr>& extents);
+  // The one-element GlobalTensor of a signal cell.
+  std::string Cell(const OpSite& site, const char* instruction, const TensorInfo& signal, const ir::ExprPtr& offsets);
   std::string Binary(const ir::BinaryExpr& e);
   std::string Unary(const ir::UnaryExpr& e);
   std::string CxxScalarType(ir::DataType dtype, const Span& span) const;
@@ -113,6 +133,7 @@ class KernelWriter {
   std::ostringstream body_;
   int indent_ = 1;
   bool uses_ctx_ = false;
+  bool uses_comm_ = false;  // the kernel includes pypto/isa/comm.h
 };
 
 }  // namespace pypto::npu

@@ -279,11 +279,26 @@ std::map<std::string, OpEmitter> BuildTable() {
   t["tile.matmul"] = TileForm("TMATMUL", {0, 1});
   t["tile.matmul_acc"] = EmitMatmulAcc;
   t["tile.matmul_bias"] = TileForm("TMATMUL_BIAS", {0, 1, 2});
+  // Distributed: one-sided transfers and signals (comm_emitters.cpp)
+  t["tile.remote_load"] = [](KernelWriter& w, const OpSite& s) { w.EmitRemoteLoad(s); };
+  t["tile.remote_store"] = [](KernelWriter& w, const OpSite& s) { w.EmitRemoteStore(s); };
+  t["tensor.put"] = [](KernelWriter& w, const OpSite& s) { w.EmitTensorPut(s); };
+  t["tensor.remote_store"] = [](KernelWriter& w, const OpSite& s) { w.EmitTensorPut(s); };
+  t["tensor.get"] = [](KernelWriter& w, const OpSite& s) { w.EmitTensorGet(s); };
+  t["system.notify"] = [](KernelWriter& w, const OpSite& s) { w.EmitNotify(s); };
+  t["system.wait"] = [](KernelWriter& w, const OpSite& s) { w.EmitWait(s); };
+  for (std::string op : {"tensor.allreduce", "tensor.barrier", "tensor.broadcast", "tensor.reduce_scatter",
+                         "tensor.allgather", "tensor.all_to_all"}) {
+    t[op] = [](KernelWriter& w, const OpSite& s) { w.EmitCollective(s); };
+  }
   // What the ISA has no instruction for
   t["tile.addc"] = Refuse("the ISA has no three-operand add; write two tile.add calls");
   t["tile.subc"] = Refuse("the ISA has no three-operand subtract; write two tile.sub calls");
   // Ordering within one core
-  for (std::string op : {"system.bar_all", "system.bar_m", "system.bar_v", "system.fence"}) t[op] = EmitPipeBarrier;
+  for (std::string op : {"system.bar_all", "system.bar_m", "system.bar_v"}) t[op] = EmitPipeBarrier;
+  // Ordering against other cores: peers run on other threads, so their view of this core's
+  // global-memory writes needs a real fence (InsertCommFence places them around signals).
+  t["system.fence"] = [](KernelWriter& w, const OpSite& s) { w.Instruction(s, "TFENCE", {}); };
   t["system.syncall"] = Refuse(
       "a barrier across the cores of a task has no simulator instruction; split the kernel into two tasks");
   return t;

@@ -45,7 +45,8 @@ bool CallHasEffects(const ir::Call& call) {
   switch (def->category()) {
     case ops::OpCategory::kSystemOp:
     case ops::OpCategory::kSyncOp:
-    case ops::OpCategory::kCrossCoreOp: return true;
+    case ops::OpCategory::kCrossCoreOp:
+    case ops::OpCategory::kCommOp: return true;
     default: return false;
   }
 }

@@ -71,6 +71,12 @@ class Dispatcher:
 
 NAMESPACES = ("tensor", "tile", "system", "array")
 
+# The distributed ops: reached through pld (pypto.language.distributed), not pl.
+COMM_OPS = frozenset({"system.get_comm_ctx", "system.rank", "system.nranks", "system.notify", "system.wait",
+                      "tile.remote_load", "tile.remote_store", "tensor.put", "tensor.get", "tensor.remote_store",
+                      "tensor.allreduce", "tensor.barrier", "tensor.broadcast", "tensor.reduce_scatter",
+                      "tensor.allgather", "tensor.all_to_all"})
+
 # pl.<name> spellings whose op has another name, or exists on one level only.
 DISPATCH_ALIASES: dict[str, tuple[str | None, str | None]] = {
     "load": (None, "tile.load"),
@@ -93,7 +99,7 @@ def build_namespaces() -> tuple[dict[str, OpNamespace], dict[str, Dispatcher]]:
     members: dict[str, dict[str, OpFunction]] = {ns: {} for ns in NAMESPACES}
     for opdef in ops.list_ops():
         ns, _, short = opdef.name.partition(".")
-        if ns in members:
+        if ns in members and opdef.name not in COMM_OPS:
             members[ns][short] = OpFunction(opdef)
     namespaces = {ns: OpNamespace(ns, m) for ns, m in members.items()}
     dispatchers: dict[str, Dispatcher] = {}

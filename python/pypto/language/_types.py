@@ -86,6 +86,22 @@ class TensorSpec:
 
 
 @dataclass(frozen=True)
+class DistributedTensorSpec(TensorSpec):
+    """``pld.DistributedTensor[[shape], dtype]``: a tensor in a window buffer."""
+
+
+def distributed_tensor_spec(item: Any) -> DistributedTensorSpec:
+    args = _as_tuple(item)
+    if len(args) not in (2, 3):
+        raise TypeError("pld.DistributedTensor takes [shape, dtype] and optionally a layout")
+    shape, dtype = _shape_of(args[0], "pld.DistributedTensor"), _dtype_of(args[1], "pld.DistributedTensor")
+    layout = args[2] if len(args) == 3 else None
+    if layout is not None and not isinstance(layout, ir.TensorLayout):
+        raise TypeError(f"pld.DistributedTensor: the third argument must be a pl.TensorLayout, got {layout!r}")
+    return DistributedTensorSpec(shape, dtype, layout)
+
+
+@dataclass(frozen=True)
 class TileSpec:
     shape: tuple
     dtype: DataType

@@ -10,7 +10,7 @@ namespace {
 
 std::vector<SuccessCase> AllSuccessCases() {
   std::vector<SuccessCase> all;
-  for (auto part : {TensorSuccessCases(), TileSuccessCases(), SystemArraySuccessCases()}) {
+  for (auto part : {TensorSuccessCases(), TileSuccessCases(), SystemArraySuccessCases(), CommSuccessCases()}) {
     all.insert(all.end(), part.begin(), part.end());
   }
   return all;
@@ -18,7 +18,7 @@ std::vector<SuccessCase> AllSuccessCases() {
 
 std::vector<ErrorCase> AllErrorCases() {
   std::vector<ErrorCase> all;
-  for (auto part : {TensorErrorCases(), TileErrorCases(), SystemArrayErrorCases()}) {
+  for (auto part : {TensorErrorCases(), TileErrorCases(), SystemArrayErrorCases(), CommErrorCases()}) {
     all.insert(all.end(), part.begin(), part.end());
   }
   return all;

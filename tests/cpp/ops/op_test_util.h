@@ -24,6 +24,12 @@ inline ExprPtr Tensor(const std::vector<int64_t>& shape, DataType dtype = DataTy
   return DynTensor(Ints(shape), dtype, Ints(valid));
 }
 
+// A window (pld.DistributedTensor): what the distributed ops' window operands must be.
+inline ExprPtr Window(const std::vector<int64_t>& shape, DataType dtype = DataType::FP32,
+                      const std::string& name = "w") {
+  return Var::Make(name, DistributedTensorType::Make(Ints(shape), dtype));
+}
+
 inline ExprPtr DynTile(Shape shape, DataType dtype = DataType::FP32, std::optional<MemorySpace> space = std::nullopt,
                        Shape valid = {}) {
   auto t = std::make_shared<TileType>();
@@ -53,7 +59,8 @@ inline AttrValue Mem(MemorySpace space) { return EnumAttr::Of(space); }
 // "Tile[[64, 1], FP32, Vec, valid=[m, 1]]", "Tensor[[8, 8], FP16, valid=[4, 8], DN]".
 inline std::string Describe(const TypePtr& type) {
   if (auto t = As<TensorType>(type)) {
-    std::string s = "Tensor[" + ShapeString(t->shape) + ", " + t->dtype.name();
+    std::string s = std::string(IsA<DistributedTensorType>(type) ? "DistributedTensor[" : "Tensor[") +
+                    ShapeString(t->shape) + ", " + t->dtype.name();
     if (t->view && !t->view->valid_shape.empty()) s += ", valid=" + ShapeString(t->view->valid_shape);
     if (t->layout != TensorLayout::ND) s += std::string(", ") + ToString(t->layout);
     return s + "]";
@@ -113,5 +120,7 @@ std::vector<SuccessCase> TileSuccessCases();
 std::vector<ErrorCase> TileErrorCases();
 std::vector<SuccessCase> SystemArraySuccessCases();
 std::vector<ErrorCase> SystemArrayErrorCases();
+std::vector<SuccessCase> CommSuccessCases();
+std::vector<ErrorCase> CommErrorCases();
 
 }  // namespace pypto::ops::testing

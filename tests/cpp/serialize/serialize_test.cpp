@@ -203,6 +203,7 @@ TEST(Serialize, EveryTypeKindRoundTrips) {
   std::vector<NodePtr> samples = {
       ScalarType::Make(DataType::UINT4),
       ViewedTensorType(),
+      DistributedTensorType::Make({Int(4), Int(1)}, DataType::INT32),
       FullTileType(),
       TupleType::Make({Index(), TileType::Make(std::vector<int64_t>{8}, DataType::INT8)}),
       ArrayType::Make(DataType::TASK_ID, Int(4)),

@@ -49,6 +49,7 @@ using Ref = std::shared_ptr<const T>;
 #define PYPTO_IR_TYPE_NODES(X) \
   X(ScalarType)                \
   X(TensorType)                \
+  X(DistributedTensorType)     \
   X(TileType)                  \
   X(TupleType)                 \
   X(ArrayType)                 \

@@ -57,7 +57,8 @@ struct TensorView {
 class TensorType : public Type {
  public:
   static constexpr NodeKind kKind = NodeKind::kTensorType;
-  static bool classof(NodeKind k) { return k == kKind; }
+  // A DistributedTensorType is a tensor too: every tensor rule applies to a window's local slice.
+  static bool classof(NodeKind k) { return k == kKind || k == NodeKind::kDistributedTensorType; }
   TensorType() : Type(kKind) {}
   static Ref<TensorType> Make(std::vector<ExprPtr> shape, DataType dtype,
                               TensorLayout layout = TensorLayout::ND,
@@ -72,6 +73,11 @@ class TensorType : public Type {
 
   size_t rank() const { return shape.size(); }
 
+ protected:
+  explicit TensorType(NodeKind kind) : Type(kind) {}
+
+ public:
+
   template <class F>
   void ForEachField(F&& f) {
     f("shape", shape, FieldRole::kUsual);
@@ -79,6 +85,19 @@ class TensorType : public Type {
     f("layout", layout, FieldRole::kUsual);
     f("view", view, FieldRole::kUsual);
   }
+};
+
+// `pld.DistributedTensor`: a tensor in a window buffer, symmetric across ranks. Locally it is a
+// tensor; only it may be the window operand of a signal or one-sided transfer, because only window
+// memory exists at the same offset on every peer.
+class DistributedTensorType : public TensorType {
+ public:
+  static constexpr NodeKind kKind = NodeKind::kDistributedTensorType;
+  static bool classof(NodeKind k) { return k == kKind; }
+  DistributedTensorType() : TensorType(kKind) {}
+  static Ref<DistributedTensorType> Make(std::vector<ExprPtr> shape, DataType dtype,
+                                         TensorLayout layout = TensorLayout::ND,
+                                         std::optional<TensorView> view = std::nullopt);
 };
 
 // A tile: a block of elements in one on-chip memory space.

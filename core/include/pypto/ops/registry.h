@@ -22,7 +22,7 @@ using ir::ExprPtr;
 using ir::MemorySpace;
 using ir::TypePtr;
 
-enum class OpCategory { kTensorOp, kTileOp, kSystemOp, kSyncOp, kCrossCoreOp, kArrayOp };
+enum class OpCategory { kTensorOp, kTileOp, kSystemOp, kSyncOp, kCrossCoreOp, kArrayOp, kCommOp };
 const char* OpCategoryName(OpCategory c);
 
 // Where calls of an op may appear. Tensor compute ops belong inside InCore
@@ -153,6 +153,9 @@ class OpDef {
   OpDef& set_type_deduce(TypeDeduceFn fn);
   // Default: kInCoreOnly for tensor and tile ops, kAnywhere for the rest.
   OpDef& set_placement(Placement placement);
+  // The Python module the DSL reaches the op through, as printed IR spells it: "pl" (default) or
+  // "pld" (pypto.language.distributed).
+  OpDef& set_dsl_module(std::string module);
 
   // ---- queries
   const std::string& name() const { return name_; }
@@ -173,6 +176,7 @@ class OpDef {
   bool not_inplace_safe() const { return not_inplace_safe_; }
   bool has_type_deduce() const { return static_cast<bool>(deduce_); }
   Placement placement() const;
+  const std::string& dsl_module() const { return dsl_module_; }
 
   // Checks arity and kwargs against the schema and deduces the result type.
   TypePtr DeduceType(const std::vector<ExprPtr>& args, const Attrs& kwargs, const Span& span) const;
@@ -185,6 +189,7 @@ class OpDef {
 
   std::string name_;
   OpCategory category_ = OpCategory::kTensorOp;
+  std::string dsl_module_ = "pl";
   std::string description_;
   std::vector<ArgSpec> args_;
   std::vector<KwargSpec> kwargs_;

@@ -137,6 +137,9 @@ def _module_scope(src: Source) -> tuple[dict, list]:
             for alias in stmt.names:
                 if alias.name == "pypto.language":
                     scope[alias.asname or "pypto"] = pl if alias.asname else sys.modules["pypto"]
+                elif alias.name == "pypto.language.distributed" and alias.asname:
+                    import pypto.language.distributed as pld
+                    scope[alias.asname] = pld
         elif isinstance(stmt, ast.ImportFrom) and stmt.module == "pypto":
             for alias in stmt.names:
                 if alias.name == "language":

@@ -33,7 +33,7 @@ from pypto.language.parser._ast_util import intrinsic_call, is_docstring, return
 from pypto.language.parser._control import ControlFlowMixin
 from pypto.language.parser._external import ExternalMixin, is_external
 from pypto.language.parser._source import Source
-from pypto.language.parser._values import (Loop, SplitOption, annotation_filled_from, describe, is_number,
+from pypto.language.parser._values import (Loop, SplitOption, annotation_filled_from, describe, is_number, level_name,
                                            same_kind_and_dtype, with_comments)
 
 I = INTRINSICS
@@ -193,12 +193,22 @@ class FunctionParser(ControlFlowMixin, ExternalMixin):
         if isinstance(spec, T.DirectionSpec):
             direction, spec = spec.direction, spec.inner
         if name in self.param_types and (spec is T.Tensor or isinstance(spec, T.TensorSpec)):
-            return direction, self.param_types[name]
+            return direction, self.jit_param_type(name, spec, arg.annotation)
         if spec is T.Tensor:
             raise self.err(arg.annotation, f"parameter '{name}' is a bare pl.Tensor: its shape comes from the "
                            "argument, which only @pl.jit functions have",
                            f"give the shape and dtype: {name}: pl.Tensor[[64, 64], pl.FP32]", ParseTypeError)
         return direction, self.to_type(spec, arg.annotation, f"parameter '{name}'")
+
+    def jit_param_type(self, name: str, spec: Any, annotation) -> ir.Type:
+        """A JIT parameter's type comes from its argument; a pld.DistributedTensor annotation demands a window."""
+        given = self.param_types[name]
+        if isinstance(spec, T.DistributedTensorSpec) and given.type_name != "DistributedTensorType":
+            raise self.err(annotation, f"parameter '{name}' is a pld.DistributedTensor but got a plain tensor: peers "
+                           "reach only window memory",
+                           "pass a view of a window buffer: pld.window(pld.alloc_window_buffer(nbytes), shape, "
+                           "dtype=...) in the @pl.jit.host orchestrator", ParseTypeError)
+        return given
 
     def return_annotation(self, node) -> list[ir.Type] | None:
         if self.jit and self.static(node) is T.Tensor:
@@ -236,7 +246,8 @@ class FunctionParser(ControlFlowMixin, ExternalMixin):
                 view = ir.TensorView(self.dims(v.stride, node), self.dims(v.valid_shape, node),
                                      v.pad if v.pad is not None else ir.PadValue.null)
             layout = spec.layout if spec.layout is not None else ir.TensorLayout.ND
-            return ir.TensorType(self.dims(spec.shape, node), spec.dtype, layout, view)
+            cls = ir.DistributedTensorType if isinstance(spec, T.DistributedTensorSpec) else ir.TensorType
+            return cls(self.dims(spec.shape, node), spec.dtype, layout, view)
         if isinstance(spec, T.TileSpec):
             kw: dict[str, Any] = {"memory_space": spec.memory_space}
             if spec.view is not None:
@@ -433,7 +444,7 @@ class FunctionParser(ControlFlowMixin, ExternalMixin):
         return ea, eb
 
     def is_array(self, v: Any) -> bool:
-        return isinstance(v, ir.Expr) and v.type.type_name in ("TensorType", "TileType")
+        return isinstance(v, ir.Expr) and level_name(v.type) in ("TensorType", "TileType")
 
     def binop(self, node: ast.BinOp) -> Any:
         a, b = self.value(node.left), self.value(node.right)
@@ -503,7 +514,7 @@ class FunctionParser(ControlFlowMixin, ExternalMixin):
         base = self.value(node.value)
         if not isinstance(base, ir.Expr):
             return self.static(node)
-        tname = base.type.type_name
+        tname = level_name(base.type)
         if tname == "TupleType":
             index = self.static(node.slice)
             if not isinstance(index, int):
@@ -611,6 +622,16 @@ class FunctionParser(ControlFlowMixin, ExternalMixin):
         raise self.err(func, f"{ast.unparse(func)} cannot be called in a kernel body (it is {fn!r})",
                        "call pl.* ops, pl.inline helpers, or functions of the program (self.f / @pl.jit.incore)",
                        ParseTypeError)
+
+    @staticmethod
+    def constant_as_param(e: ir.Expr, ptype: ir.Type) -> ir.Expr:
+        """An integer constant argument (a literal, or a scalar the JIT specialized on) takes the integer dtype of
+        the scalar parameter it is passed to, as a literal would in C: `k(x, 3)` for `n: pl.Scalar[pl.INT32]`."""
+        if not isinstance(e, ir.ConstInt) or not isinstance(ptype, ir.ScalarType) or e.dtype == ptype.dtype:
+            return e
+        if not (ptype.dtype.is_int() or ptype.dtype == ir.DataType.INDEX):
+            return e
+        return ir.ConstInt(e.value, ptype.dtype, span=e.span)
 
     def kwargs(self, node: ast.Call) -> dict:
         out = {}
@@ -724,7 +745,7 @@ class FunctionParser(ControlFlowMixin, ExternalMixin):
         if d.tensor_op is None or d.tile_op is None:
             return self.make_op(d.tensor_op or d.tile_op, args, kwargs, node, arg_nodes)
         first = args[0] if args else None
-        level = first.type.type_name if isinstance(first, ir.Expr) else None
+        level = level_name(first.type) if isinstance(first, ir.Expr) else None
         if level not in ("TensorType", "TileType"):
             scalar = self.scalar_dispatch(d, args, node)
             if scalar is not None:
@@ -790,7 +811,7 @@ class FunctionParser(ControlFlowMixin, ExternalMixin):
             v = self.value(node.args[0])
             dtype = self.static(node.args[1])
             if self.is_array(v):
-                op = "tensor.cast" if v.type.type_name == "TensorType" else "tile.cast"
+                op = "tensor.cast" if level_name(v.type) == "TensorType" else "tile.cast"
                 kw = {"target_type": dtype}
                 kw.update(self.kwargs(node))
                 return self.make_op(op, [v], kw, node)
@@ -846,12 +867,13 @@ class FunctionParser(ControlFlowMixin, ExternalMixin):
             values = [self.expr(a, "an argument") for a in arg_nodes]
         args = []
         for a, e, pname, ptype in zip(arg_nodes, values, callee.param_names, callee.param_types):
+            e = self.constant_as_param(e, ptype)
             if not same_kind_and_dtype(e.type, ptype):
                 raise self.err(a, f"argument '{pname}' of '{callee.name}' must be {describe(ptype)}, "
                                f"got {describe(e.type)}", cls=ParseTypeError)
             args.append(e)
         for i in no_dep:
-            if args[i].type.type_name != "TensorType":
+            if level_name(args[i].type) != "TensorType":
                 raise self.err(node.args[i], f"pl.no_dep marks a tensor argument, but argument "
                                f"'{callee.param_names[i]}' of '{callee.name}' is {describe(args[i].type)}",
                                "drop pl.no_dep: only tensors take part in dependency tracking", ParseTypeError)
@@ -1081,7 +1103,7 @@ class FunctionParser(ControlFlowMixin, ExternalMixin):
         dst = self.value(target.value)
         if not isinstance(dst, ir.Expr):
             raise self.err(target.value, f"'{name}' is not a value of the kernel", cls=ParseTypeError)
-        tname = dst.type.type_name
+        tname = level_name(dst.type)
         if tname == "ArrayType":
             idx = self.expr(target.slice)
             val = self.expr(value_node)

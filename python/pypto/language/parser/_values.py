@@ -18,7 +18,10 @@ def describe(t: ir.Type) -> str:
 
 
 def same_kind_and_dtype(a: ir.Type, b: ir.Type) -> bool:
-    if a.type_name != b.type_name:
+    """Whether a value of type `a` may be passed where `b` is expected (a window may go where a tensor may, its
+    local slice; a plain tensor never goes where a window must)."""
+    a_name = "TensorType" if a.type_name == "DistributedTensorType" and b.type_name == "TensorType" else a.type_name
+    if a_name != b.type_name:
         return False
     da, db = getattr(a, "dtype", None), getattr(b, "dtype", None)
     return da == db
@@ -71,3 +74,9 @@ class Loop:
     # The loop-carried names and their iter_args: a name still bound to its iter_arg has not been
     # reassigned in the current iteration.
     carried: dict[str, Any] = field(default_factory=dict)
+
+
+def level_name(t: ir.Type) -> str:
+    """The type's node name, with a window (DistributedTensorType) counted as the tensor it is locally."""
+    name = t.type_name
+    return "TensorType" if name == "DistributedTensorType" else name

@@ -1164,6 +1164,16 @@ inline void TCONCAT(D& dst, const S0& src0, const S1& src1, Loc loc = {}) {
 }
 
 // ---------------------------------------------------------------------------
+// Ordering
+// ---------------------------------------------------------------------------
+// system.fence: this core's global-memory accesses before it are visible to
+// other threads (the simulated peers) before any after it. Simulated cores
+// are threads, so a sequentially consistent fence orders a kernel's window
+// writes before its notify and its reads after a wait. A builtin, so that
+// the header stays freestanding.
+inline void TFENCE(Loc = {}) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+
+// ---------------------------------------------------------------------------
 // Element-wise, tile op tile
 // ---------------------------------------------------------------------------
 template <typename D, typename A, typename B>

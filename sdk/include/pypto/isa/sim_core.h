@@ -36,6 +36,7 @@ enum class FaultKind : uint32_t {
   ShapeMismatch = 5,      // operand extents that do not fit each other
   GlobalOutOfBounds = 6,  // a TLOAD/TSTORE window beyond the global tensor's extent
   NaN = 7,                // a NaN in the result (PTO_CHECK_NAN builds); value/limit: its row/column
+  Comm = 8,               // a distributed op failed; SimFault::detail says why (the comm engine's message)
 };
 
 inline const char* FaultKindName(FaultKind k) {
@@ -48,6 +49,7 @@ inline const char* FaultKindName(FaultKind k) {
     case FaultKind::ShapeMismatch: return "operand shapes do not fit";
     case FaultKind::GlobalOutOfBounds: return "window outside the global tensor";
     case FaultKind::NaN: return "NaN in the result";
+    case FaultKind::Comm: return "distributed op failed";
   }
   return "?";
 }
@@ -68,6 +70,7 @@ struct SimFault {
   TileType space = TileType::Vec;     // the memory space involved, where one is
   int64_t value = 0;                  // offending address / extent
   int64_t limit = 0;                  // the capacity / extent it broke
+  char detail[2048] = {};             // FaultKind::Comm: the engine's message
 };
 
 struct PerfModel;  // perf_model.h
@@ -94,6 +97,16 @@ struct SimCore {
     fault.space = space;
     fault.value = value;
     fault.limit = limit;
+  }
+  void RaiseDetail(FaultKind kind, const char* instruction, Loc loc, const char* text) {
+    if (fault_count != 0) {
+      ++fault_count;
+      return;
+    }
+    Raise(kind, instruction, loc, TileType::Vec, 0, 0);
+    size_t n = 0;
+    for (; text != nullptr && text[n] != '\0' && n + 1 < sizeof(fault.detail); ++n) fault.detail[n] = text[n];
+    fault.detail[n] = '\0';
   }
 };
 

@@ -1,0 +1,158 @@
+// Distributed ops of simulated kernels (pld.*): signals and one-sided transfers between ranks, on
+// the comm engine of the kernel's process (core/include/pypto/runtime/c_api_comm.h). Window
+// operands are GlobalTensor views into window buffers; the engine maps their local addresses to
+// the same offsets on the peer. A failure (a timed-out wait, a peer out of range) is a Comm fault of
+// the instruction, reported at the user's line with the engine's message.
+#pragma once
+
+#include "pypto/isa/instructions.h"
+#include "pypto/runtime/c_api_comm.h"
+
+namespace pto {
+namespace comm_detail {
+
+inline bool Check(const char* error, const char* instruction, Loc loc) {
+  if (error == nullptr) return true;
+  if (SimCore* core = pypto_sim_current_core()) core->RaiseDetail(FaultKind::Comm, instruction, loc, error);
+  return false;
+}
+
+// Calls fn(element_offset, first_row, rows) for each run of the view's 2-D rows that are evenly
+// strided (one per index of the outer three dims), so a transfer is one engine call per run.
+template <typename GT, typename Fn>
+inline bool ForEachRowRun(const GT& gt, Fn&& fn) {
+  int64_t planes = gt.shape[0] * gt.shape[1] * gt.shape[2];
+  int64_t rows = gt.shape[3];
+  for (int64_t p = 0; p < planes; ++p) {
+    if (!fn(gt.RowOffset(p * rows), p * rows, rows)) return false;
+  }
+  return true;
+}
+
+template <typename GT>
+inline bool ContiguousRows(const GT& gt, const char* instruction, Loc loc) {
+  if (gt.stride[4] == 1) return true;
+  return Check("the window region's elements are not contiguous within a row (column stride != 1); transfer a "
+               "row-major region", instruction, loc);
+}
+
+}  // namespace comm_detail
+
+// tile = rank peer's window region (pld.tile.remote_load).
+template <typename TileT, typename GT>
+inline void TREMOTE_LOAD(TileT& tile, const GT& gt, int32_t peer, Loc loc = {}) {
+  static_assert(kSame<typename TileT::DType, typename GT::DType>, "TREMOTE_LOAD keeps the dtype");
+  static_assert(TileT::kRowMajor, "TREMOTE_LOAD fills a row-major tile");
+  if (!detail::Usable(tile, "TREMOTE_LOAD", loc) || !comm_detail::ContiguousRows(gt, "TREMOTE_LOAD", loc)) return;
+  using T = typename TileT::DType;
+  int64_t cols = tile.GetValidCol();
+  int64_t valid_rows = tile.GetValidRow();
+  bool ok = comm_detail::ForEachRowRun(gt, [&](int64_t offset, int64_t first, int64_t rows) {
+    if (first >= valid_rows) return true;
+    int64_t count = first + rows > valid_rows ? valid_rows - first : rows;
+    return comm_detail::Check(
+        pypto_comm_get(&tile.At(static_cast<int>(first), 0), TileT::kCols * static_cast<int64_t>(sizeof(T)), peer,
+                       gt.data + offset, gt.stride[3] * static_cast<int64_t>(sizeof(T)), count,
+                       cols * static_cast<int64_t>(sizeof(T))),
+        "TREMOTE_LOAD", loc);
+  });
+  if (!ok) return;
+  detail::Finish(tile, "TREMOTE_LOAD", loc);
+  detail::CountLoad(tile, valid_rows * cols);
+}
+
+// rank peer's window region = tile (or += tile with atomic add; dtype: the pypto DataType code).
+template <typename GT, typename TileT>
+inline void TREMOTE_STORE(GT& gt, const TileT& tile, int32_t peer, int32_t atomic, int32_t dtype, Loc loc = {}) {
+  static_assert(kSame<typename TileT::DType, typename GT::DType>, "TREMOTE_STORE keeps the dtype");
+  static_assert(TileT::kRowMajor, "TREMOTE_STORE reads a row-major tile");
+  if (!detail::Usable(tile, "TREMOTE_STORE", loc) || !comm_detail::ContiguousRows(gt, "TREMOTE_STORE", loc)) return;
+  using T = typename TileT::DType;
+  int64_t cols = tile.GetValidCol();
+  int64_t valid_rows = tile.GetValidRow();
+  comm_detail::ForEachRowRun(gt, [&](int64_t offset, int64_t first, int64_t rows) {
+    if (first >= valid_rows) return true;
+    int64_t count = first + rows > valid_rows ? valid_rows - first : rows;
+    return comm_detail::Check(
+        pypto_comm_put(peer, gt.data + offset, gt.stride[3] * static_cast<int64_t>(sizeof(T)),
+                       &tile.At(static_cast<int>(first), 0), TileT::kCols * static_cast<int64_t>(sizeof(T)), count,
+                       cols * static_cast<int64_t>(sizeof(T)), dtype, atomic),
+        "TREMOTE_STORE", loc);
+  });
+  detail::CountStore(tile, valid_rows * cols, valid_rows * cols * static_cast<int64_t>(sizeof(T)));
+}
+
+// rank peer's window region dst = (or +=) local region src, global memory to global memory (pld.tensor.put).
+template <typename DstGT, typename SrcGT>
+inline void TPUT(DstGT& dst, int32_t peer, const SrcGT& src, int32_t atomic, int32_t dtype, Loc loc = {}) {
+  static_assert(kSame<typename DstGT::DType, typename SrcGT::DType>, "TPUT keeps the dtype");
+  using T = typename DstGT::DType;
+  if (!comm_detail::ContiguousRows(dst, "TPUT", loc) || !comm_detail::ContiguousRows(src, "TPUT", loc)) return;
+  comm_detail::ForEachRowRun(dst, [&](int64_t offset, int64_t first, int64_t rows) {
+    return comm_detail::Check(
+        pypto_comm_put(peer, dst.data + offset, dst.stride[3] * static_cast<int64_t>(sizeof(T)),
+                       src.data + src.RowOffset(first), src.stride[3] * static_cast<int64_t>(sizeof(T)), rows,
+                       dst.Cols() * static_cast<int64_t>(sizeof(T)), dtype, atomic),
+        "TPUT", loc);
+  });
+}
+
+// local region dst = rank peer's window region src (pld.tensor.get).
+template <typename DstGT, typename SrcGT>
+inline void TGET(DstGT& dst, int32_t peer, const SrcGT& src, Loc loc = {}) {
+  static_assert(kSame<typename DstGT::DType, typename SrcGT::DType>, "TGET keeps the dtype");
+  using T = typename DstGT::DType;
+  if (!comm_detail::ContiguousRows(dst, "TGET", loc) || !comm_detail::ContiguousRows(src, "TGET", loc)) return;
+  comm_detail::ForEachRowRun(src, [&](int64_t offset, int64_t first, int64_t rows) {
+    return comm_detail::Check(
+        pypto_comm_get(dst.data + dst.RowOffset(first), dst.stride[3] * static_cast<int64_t>(sizeof(T)), peer,
+                       src.data + offset, src.stride[3] * static_cast<int64_t>(sizeof(T)), rows,
+                       src.Cols() * static_cast<int64_t>(sizeof(T))),
+        "TGET", loc);
+  });
+}
+
+// Rank peer's signal cell (the first element of `cell`) = value (op Set) or += value (op AtomicAdd).
+template <typename GT>
+inline void TNOTIFY(GT& cell, int32_t peer, int32_t value, int32_t op, Loc loc = {}) {
+  comm_detail::Check(pypto_comm_notify(peer, cell.data, value, op), "TNOTIFY", loc);
+}
+
+// Waits until this rank's signal cell == (cmp Eq) or >= (cmp Ge) expected; `signal` is the whole
+// signal window, for the report when the wait times out.
+template <typename GT>
+inline void TWAIT(const PyptoRtTensorDesc& signal, const GT& cell, int32_t expected, int32_t cmp, Loc loc = {}) {
+  comm_detail::Check(pypto_comm_wait(&signal, cell.data, expected, cmp), "TWAIT", loc);
+}
+
+// Collectives on whole windows (pld.tensor.allreduce / barrier / broadcast / allgather / reduce_scatter /
+// all_to_all in a kernel): the engine runs the credit-barrier protocol on the signal window.
+inline void TALLREDUCE(const PyptoRtTensorDesc& data, const PyptoRtTensorDesc& signal, int32_t op, int32_t ring,
+                       Loc loc = {}) {
+  comm_detail::Check(pypto_comm_allreduce(&data, &signal, op, ring), "TALLREDUCE", loc);
+}
+
+inline void TBARRIER(const PyptoRtTensorDesc& signal, Loc loc = {}) {
+  comm_detail::Check(pypto_comm_barrier(&signal), "TBARRIER", loc);
+}
+
+inline void TBROADCAST(const PyptoRtTensorDesc& data, const PyptoRtTensorDesc& signal, int32_t root, Loc loc = {}) {
+  comm_detail::Check(pypto_comm_broadcast(&data, &signal, root), "TBROADCAST", loc);
+}
+
+inline void TALLGATHER(const PyptoRtTensorDesc& mine, const PyptoRtTensorDesc& out, const PyptoRtTensorDesc& signal,
+                       Loc loc = {}) {
+  comm_detail::Check(pypto_comm_allgather(&mine, &out, &signal), "TALLGATHER", loc);
+}
+
+inline void TREDUCE_SCATTER(const PyptoRtTensorDesc& data, const PyptoRtTensorDesc& signal, int32_t op,
+                            Loc loc = {}) {
+  comm_detail::Check(pypto_comm_reduce_scatter(&data, &signal, op), "TREDUCE_SCATTER", loc);
+}
+
+inline void TALL_TO_ALL(const PyptoRtTensorDesc& stage, const PyptoRtTensorDesc& out,
+                        const PyptoRtTensorDesc& signal, Loc loc = {}) {
+  comm_detail::Check(pypto_comm_all_to_all(&stage, &out, &signal), "TALL_TO_ALL", loc);
+}
+
+}  // namespace pto

@@ -101,6 +101,23 @@ def _cmd_ops(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_launch(args: argparse.Namespace) -> int:
+    from pypto.runtime import launch
+
+    program = [sys.executable, args.script, *args.script_args]
+    try:
+        command = launch.mpirun_command(args.ranks, program, args.hostfile)
+    except launch.LaunchError as error:
+        print(f"pypto launch: {error}", file=sys.stderr)
+        return 2
+    if args.dry_run:
+        print(" ".join(command))
+        return 0
+    sys.stdout.flush()
+    os.execvpe(command[0], command, launch.launcher_environment())
+    return 0  # not reached: the process is mpirun now
+
+
 def _cmd_version(_: argparse.Namespace) -> int:
     import pypto
 
@@ -183,6 +200,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("ops", help="list the registered ops with their signatures")
     p.add_argument("--namespace", help="only ops of this namespace (tensor, tile, system, array)")
     p.set_defaults(func=_cmd_ops)
+    p = sub.add_parser("launch", help="run a distributed (pld) script as P ranks, one process each, through Open "
+                                      "MPI's mpirun (on several hosts with --hostfile)")
+    p.add_argument("-n", "--ranks", type=int, required=True, metavar="P", help="number of ranks")
+    p.add_argument("--hostfile", metavar="H", help="Open MPI hostfile: one host per line ('node1 slots=4')")
+    p.add_argument("--dry-run", action="store_true", help="print the mpirun command instead of running it")
+    p.add_argument("script", help="the Python script")
+    p.add_argument("script_args", nargs=argparse.REMAINDER, help="arguments of the script")
+    p.set_defaults(func=_cmd_launch)
     sub.add_parser("version", help="print the PyPTO version").set_defaults(func=_cmd_version)
     sub.add_parser("cmake-dir", help="print the folder holding PyPTOConfig.cmake (for -DPyPTO_DIR=)").set_defaults(
         func=_cmd_cmake_dir

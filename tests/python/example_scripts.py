@@ -7,7 +7,10 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = sorted(p for p in (ROOT / "examples").glob("*/[0-9]*.py"))
+# Single-device examples; the distributed ones (examples/distributed/) start several rank processes and are run by
+# tests/python/distributed/.
+EXAMPLES = sorted(p for p in (ROOT / "examples").glob("*/[0-9]*.py") if p.parent.name != "distributed")
+DISTRIBUTED_EXAMPLES = sorted((ROOT / "examples" / "distributed").glob("[0-9]*.py"))
 
 
 def example_id(example: Path) -> str:

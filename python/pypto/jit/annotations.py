@@ -12,6 +12,7 @@ from its assignment in the module.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import inspect
 import sys
 from dataclasses import dataclass, field
@@ -21,7 +22,7 @@ import pypto
 from pypto import ir
 from pypto.jit.source import SourceInfo
 
-TENSOR_HEADS = {"Tensor"}
+TENSOR_HEADS = {"Tensor", "DistributedTensor"}
 SCALAR_HEADS = {"Scalar"}
 DIRECTION_HEADS = {"Out": "Out", "InOut": "InOut"}
 OTHER_TYPE_HEADS = {"Tile", "Tuple", "Array", "TensorView", "Ptr"}
@@ -63,6 +64,7 @@ class ParamSpec:
     layout: Any = None
     direction: str = "In"
     text: str = ""  # the annotation as written, for messages
+    window: bool = False  # pld.DistributedTensor: the argument must be a window view
 
     @property
     def fully_annotated(self) -> bool:
@@ -117,7 +119,8 @@ class AnnotationReader:
             if head in DIRECTION_HEADS:
                 return self._read(name, node.slice, text, DIRECTION_HEADS[head], depth)
             if head in TENSOR_HEADS:
-                return self._tensor(name, node.slice, text, direction)
+                spec = self._tensor(name, node.slice, text, direction)
+                return dataclasses.replace(spec, window=head == "DistributedTensor")
             if head in SCALAR_HEADS:
                 return ParamSpec(name, "scalar", dtype=self._dtype(node.slice), direction=direction, text=text)
             return ParamSpec(name, "other", direction=direction, text=text)

@@ -6,6 +6,7 @@ module, so a program that uses only one of them never loads the other.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from pypto import ir
@@ -80,8 +81,14 @@ def _module_root(value: object) -> str:
     return type(value).__module__.split(".")[0]
 
 
+@functools.lru_cache(maxsize=64)
+def _torch_class(kind: type) -> bool:
+    """A torch class or a subclass of one (pld.window views are torch.Tensor subclasses)."""
+    return any(c.__module__.split(".")[0] == "torch" for c in kind.__mro__)
+
+
 def is_torch_tensor(value: object) -> bool:
-    return _module_root(value) == "torch" and hasattr(value, "dtype") and hasattr(value, "shape")
+    return _torch_class(type(value)) and hasattr(value, "dtype") and hasattr(value, "shape")
 
 
 def is_numpy_array(value: object) -> bool:

@@ -24,6 +24,7 @@ class TensorKey:
     shape: tuple[int | None, ...]
     dtype: str
     layout: str | None
+    window: bool = False  # a pld.window view: the parameter is a pld.DistributedTensor
 
 
 @dataclass(frozen=True)
@@ -54,8 +55,9 @@ class SpecializationKey:
         }
 
 
-def tensor_key(name: str, key_shape: tuple[int | None, ...], dtype: ir.DataType, layout: Any) -> TensorKey:
-    return TensorKey(name, key_shape, dtype.name, None if layout is None else repr(layout))
+def tensor_key(name: str, key_shape: tuple[int | None, ...], dtype: ir.DataType, layout: Any,
+               window: bool = False) -> TensorKey:
+    return TensorKey(name, key_shape, dtype.name, None if layout is None else repr(layout), window)
 
 
 class CacheInfo(NamedTuple):

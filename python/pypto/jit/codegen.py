@@ -45,13 +45,20 @@ def generate(backend: str, program: ir.Program, platform: str) -> list[Artifact]
 def debug_artifacts(program: ir.Program, platform: str) -> list[Artifact]:
     """The torch script of the lowered program (``debug/<program>_torch.py``, see docs/torch-codegen.md).
 
-    A program the script cannot model still compiles: the reason is a warning instead of the script.
+    A program the script cannot model still compiles: the reason is a warning instead of the script. A
+    distributed program (window parameters) has none: the script runs one process, without the other ranks.
     """
+    if _uses_windows(program):
+        return []
     try:
         return list(_backend.generate(TORCH_BACKEND, program, platform))
     except pypto.CodegenError as error:
         warnings.warn(f"no torch script for {program.name}: {error}", stacklevel=3)
         return []
+
+
+def _uses_windows(program: ir.Program) -> bool:
+    return any(isinstance(p.type, ir.DistributedTensorType) for f in program.functions for p in f.params)
 
 
 def write(output_dir: Path, artifacts: list[Artifact]) -> list[Path]:

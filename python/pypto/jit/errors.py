@@ -81,8 +81,13 @@ class CallSite:
         return f"{header}\n    {text}\n    {' ' * node.col_offset}{'^' * width}"
 
 
+# Files of PyPTO that run a user's call on its way to a kernel: the JIT, and a host orchestrator's dispatch.
+_INTERNAL_FILES = {os.path.join(os.path.dirname(_JIT_PACKAGE_DIR), "runtime", "distributed.py")}
+
+
 def _is_internal(frame: FrameType) -> bool:
-    return os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == _JIT_PACKAGE_DIR
+    path = os.path.abspath(frame.f_code.co_filename)
+    return os.path.dirname(path) == _JIT_PACKAGE_DIR or path in _INTERNAL_FILES
 
 
 @functools.lru_cache(maxsize=64)

@@ -54,6 +54,7 @@ from pypto.jit.errors import (
 )
 from pypto.jit.source import SourceInfo, external_source_text, namespace, read_source, referenced_constants, \
     source_hash
+from pypto.runtime import distributed
 from pypto.runtime.config import RunConfig, compile_option_names
 
 KINDS = ("orchestration", "incore", "inline", "opaque", "host", "extern")
@@ -242,6 +243,21 @@ class JITFunction:
         return self._compiled(args, kwargs, config, find_call_site(), "compile", samples_optional=True)
 
     def __call__(self, *args: Any, config: RunConfig | None = None, **kwargs: Any) -> Any:
+        if self.kind == "host":
+            return self._run_host(args, kwargs, config)
+        host = distributed.current_host_run()
+        if host is not None and self.kind == "orchestration":
+            device = self._dispatch_device(kwargs)
+            return host.dispatch(self, args, kwargs, device)
+        if "device" in kwargs and "device" not in self.param_names:
+            raise KernelArgumentError.at(
+                f"{self.__name__}(..., device=...): device= sends a chip program to one rank, which only a "
+                "@pl.jit.host orchestrator does; call it from one (see docs/distributed.md) or drop device=",
+                find_call_site(), ArgumentRef(keyword="device"))
+        return self.call_local(args, kwargs, config)
+
+    def call_local(self, args: tuple[Any, ...], kwargs: dict[str, Any], config: RunConfig | None) -> Any:
+        """Compiles (cached) and runs on this process's simulated device."""
         config = _DEFAULT_CALL_CONFIG.get() if config is None else config
         # The hot path: positional arguments of shapes, dtypes, strides and
         # scalar values seen before run the program compiled for them.
@@ -259,6 +275,26 @@ class JITFunction:
         # Scalars the program was specialized on are constants in it, not arguments.
         values = self._bind(args, kwargs, site, "call", samples_optional=False).values
         return compiled.run_bound({p.name: values[p.name] for p in compiled.params}, config)
+
+    def _dispatch_device(self, kwargs: dict[str, Any]) -> Any:
+        if "device" not in kwargs:
+            raise KernelArgumentError.at(
+                f"{self.__name__}(...) inside a @pl.jit.host orchestrator needs device=r, the rank that runs it: "
+                f"`for r in pl.range(pld.world_size()): {self.__name__}(..., device=r)`", find_call_site())
+        return kwargs.pop("device")
+
+    def _run_host(self, args: tuple[Any, ...], kwargs: dict[str, Any], config: RunConfig | None) -> Any:
+        """A @pl.jit.host orchestrator: runs SPMD on every rank (see pypto.runtime.distributed)."""
+        config = _resolve_config(config, dump_passes=False)
+        site = find_call_site()
+        dist = config.distributed_config if config.distributed_config is not None else distributed.DistributedConfig()
+        if not isinstance(dist, distributed.DistributedConfig):
+            raise KernelArgumentError.at(
+                f"{self.__name__}(): RunConfig(distributed_config=...) takes a "
+                f"pypto.runtime.DistributedConfig, got {type(dist).__name__}", site)
+        self._bind(args, kwargs, site, "call", samples_optional=False)
+        chip_config = dataclasses.replace(config, distributed_config=None)
+        return distributed.run_host(self.__name__, lambda: self.fn(*args, **kwargs), chip_config, dist)
 
     def _compiled(self, args: tuple[Any, ...], kwargs: dict[str, Any], config: RunConfig, site: CallSite | None,
                   method: str, *, samples_optional: bool) -> CompiledProgram:
@@ -350,9 +386,10 @@ class _SpecializationBuilder:
                                    f"pass it as an argument", None)
         dims, dtype = spec.shape, spec.dtype
         assert dims is not None and dtype is not None  # what fully_annotated means
-        self.param_types[spec.name] = self._tensor_type([self._ir_dim(dim) for dim in dims], dtype, spec.layout)
+        tensor_type = self._tensor_type([self._ir_dim(dim) for dim in dims], dtype, spec.layout)
+        self.param_types[spec.name] = _as_window(tensor_type) if spec.window else tensor_type
         key_shape = tuple(None if isinstance(dim, DynamicDim) else dim for dim in dims)
-        self.tensor_keys.append(tensor_key(spec.name, key_shape, dtype, spec.layout))
+        self.tensor_keys.append(tensor_key(spec.name, key_shape, dtype, spec.layout, spec.window))
 
     def _add_tensor(self, spec: ParamSpec, value: Any, argument: ArgumentRef | None) -> None:
         if spec.kind == "scalar":
@@ -383,9 +420,14 @@ class _SpecializationBuilder:
                     f"shape {list(tensor.shape)}: dimension {axis} is {size}, not {dim}", argument)
             else:
                 shape.append(size)
-        self.param_types[spec.name] = self._tensor_type(shape, tensor.dtype, spec.layout)
+        window = _is_window(value)
+        if spec.window and not window:
+            raise self._type_error(f"parameter '{spec.name}' is a window ({spec.text}) but got a plain tensor: peers "
+                                   "reach only window memory; pass a pld.window(...) view", argument)
+        tensor_type = self._tensor_type(shape, tensor.dtype, spec.layout)
+        self.param_types[spec.name] = _as_window(tensor_type) if window else tensor_type
         key_shape = tuple(None if isinstance(d, DynamicDim) else s for d, s in zip(dims, tensor.shape))
-        self.tensor_keys.append(tensor_key(spec.name, key_shape, tensor.dtype, spec.layout))
+        self.tensor_keys.append(tensor_key(spec.name, key_shape, tensor.dtype, spec.layout, window))
 
     def _bind_dynamic(self, name: str, size: int, param: str, axis: int, argument: ArgumentRef | None) -> None:
         seen = self._dynamic_sizes.setdefault(name, (size, f"'{param}' dimension {axis}"))
@@ -563,6 +605,16 @@ class _DefaultCallConfig:
 
 
 _DEFAULT_CALL_CONFIG = _DefaultCallConfig()
+
+
+def _as_window(tensor_type: ir.TensorType) -> ir.DistributedTensorType:
+    return ir.DistributedTensorType(tensor_type.shape, tensor_type.dtype, tensor_type.layout, tensor_type.view)
+
+
+def _is_window(value: Any) -> bool:
+    """A pld.window(...) view (checked by name: torch is imported only by programs that use it)."""
+    kind = type(value)
+    return kind.__name__ == "DistributedTensor" and kind.__module__ == "pypto.runtime.windows"
 
 
 def _dispatch_key(args: tuple[Any, ...], config: Any) -> tuple[Any, ...] | None:

@@ -1,0 +1,152 @@
+"""Window buffers as torch tensors, and the host-side collectives on them (needs torch; imported when a
+distributed program runs)."""
+
+from __future__ import annotations
+
+import ctypes
+from collections.abc import Sequence
+from typing import Any
+
+import torch
+
+from pypto import _core, ir
+from pypto.runtime.distributed import DistributedError
+
+WINDOW_ALIGNMENT = 32  # bytes; each window buffer's size rounds up to it
+
+_TORCH_DTYPES = {ir.DataType.FP32: torch.float32, ir.DataType.FP16: torch.float16, ir.DataType.BF16: torch.bfloat16,
+                 ir.DataType.INT8: torch.int8, ir.DataType.INT16: torch.int16, ir.DataType.INT32: torch.int32,
+                 ir.DataType.INT64: torch.int64, ir.DataType.UINT8: torch.uint8}
+_IR_DTYPES = {v: k for k, v in _TORCH_DTYPES.items()}
+
+
+class WindowBuffer:
+    """``pld.alloc_window_buffer(nbytes)``: symmetric memory, the same size on every rank, zeroed, which peers
+    read and write with one-sided transfers and signals. Typed views of it are ``pld.window(...)``."""
+
+    def __init__(self, window_id: int, address: int, nbytes: int, requested: int) -> None:
+        self.window_id = window_id
+        self.address = address
+        self.nbytes = nbytes
+        self.requested = requested
+        self._bytes = torch.frombuffer((ctypes.c_uint8 * nbytes).from_address(address), dtype=torch.uint8)
+
+    def __repr__(self) -> str:
+        return f"<WindowBuffer {self.window_id}: {self.requested} bytes>"
+
+    def view(self, shape: Sequence[int], dtype: Any, byte_offset: int = 0) -> DistributedTensor:
+        torch_dtype = torch_dtype_of(dtype)
+        shape = [int(d) for d in shape]
+        count = 1
+        for d in shape:
+            count *= d
+        size = count * torch.empty((), dtype=torch_dtype).element_size()
+        if byte_offset < 0 or byte_offset + size > self.nbytes:
+            raise DistributedError(
+                f"pld.window({shape}, {ir_dtype_of(torch_dtype).name}) needs {size} bytes at offset {byte_offset} "
+                f"but the window buffer holds {self.requested}: allocate pld.alloc_window_buffer({byte_offset + size}) "
+                "(sizes are in bytes, not elements)")
+        data = self._bytes[byte_offset:byte_offset + size].view(torch_dtype).view(shape)
+        return DistributedTensor(data, self)
+
+
+class DistributedTensor(torch.Tensor):
+    """``pld.window(buf, shape, dtype=...)``: a typed view of a window buffer (this rank's slice of it), the only
+    kind of tensor peers can reach. Passed to a chip program it has the IR type ``pld.DistributedTensor``.
+    Torch operations on it return plain tensors."""
+
+    buffer: WindowBuffer
+
+    @staticmethod
+    def __new__(cls, data: torch.Tensor, buffer: WindowBuffer) -> DistributedTensor:
+        tensor = torch.Tensor._make_subclass(cls, data)
+        tensor.buffer = buffer
+        return tensor
+
+    __torch_function__ = torch._C._disabled_torch_function_impl
+
+    def __class_getitem__(cls, item: Any):
+        from pypto.language._types import distributed_tensor_spec
+        return distributed_tensor_spec(item)
+
+
+def torch_dtype_of(dtype: Any) -> torch.dtype:
+    if isinstance(dtype, torch.dtype):
+        return dtype
+    if isinstance(dtype, ir.DataType) and dtype in _TORCH_DTYPES:
+        return _TORCH_DTYPES[dtype]
+    raise DistributedError(f"a window holds FP32, FP16, BF16, INT8, INT16, INT32, INT64 or UINT8 elements, "
+                           f"got {dtype!r}")
+
+
+def ir_dtype_of(dtype: torch.dtype) -> ir.DataType:
+    return _IR_DTYPES[dtype]
+
+
+def round_window_bytes(nbytes: int) -> int:
+    return (nbytes + WINDOW_ALIGNMENT - 1) // WINDOW_ALIGNMENT * WINDOW_ALIGNMENT
+
+
+def allocate(nbytes: int) -> WindowBuffer:
+    if not isinstance(nbytes, int) or isinstance(nbytes, bool) or nbytes <= 0:
+        raise DistributedError(f"pld.alloc_window_buffer takes a positive size in bytes, got {nbytes!r}")
+    size = round_window_bytes(nbytes)
+    window_id, address = _core.comm_alloc_window(size)
+    return WindowBuffer(window_id, address, size, nbytes)
+
+
+def is_host_tensor(value: Any) -> bool:
+    """A torch tensor of the host program (not a window view, which stays on its rank)."""
+    return isinstance(value, torch.Tensor) and not isinstance(value, DistributedTensor)
+
+
+def broadcast(tensor: torch.Tensor, root: int) -> None:
+    if tensor.is_contiguous():
+        _core.comm_broadcast(tensor.data_ptr(), tensor.numel() * tensor.element_size(), root)
+        return
+    staged = tensor.contiguous()
+    _core.comm_broadcast(staged.data_ptr(), staged.numel() * staged.element_size(), root)
+    tensor.copy_(staged)
+
+
+# The pld.tensor.* host builtins: the credit-barrier collectives of core/src/comm/c_api_collectives.cpp, the code the
+# kernels' composites run, on window tensors and an INT32 signal window (all zero before and after each call).
+
+def allreduce_window(data: DistributedTensor, signal: DistributedTensor, op: int, ring: bool = False) -> None:
+    """In place; mesh: signal [world, 1], ring: signal [2*(world-1), world]."""
+    _core.comm_window_allreduce(data, signal, op, ring)
+
+
+def barrier_window(signal: DistributedTensor) -> None:
+    _core.comm_window_barrier(signal)
+
+
+def broadcast_window(data: DistributedTensor, signal: DistributedTensor, root: int) -> None:
+    _core.comm_window_broadcast(data, signal, root)
+
+
+def allgather_window(mine: torch.Tensor, out: DistributedTensor, signal: DistributedTensor) -> None:
+    """out[r] = rank r's `mine` on every rank (out has world rows of mine's size)."""
+    _core.comm_window_allgather(mine.contiguous(), out, signal)
+
+
+def reduce_scatter_window(data: DistributedTensor, signal: DistributedTensor, op: int) -> None:
+    _core.comm_window_reduce_scatter(data, signal, op)
+
+
+def all_to_all_window(stage: torch.Tensor, out: DistributedTensor, signal: DistributedTensor) -> None:
+    _core.comm_window_all_to_all(stage.contiguous(), out, signal)
+
+
+# The transport's own collectives (MPI_Allreduce, MPI_Barrier): for what has no window or signal, and as the
+# reference the allreduce benchmark compares against.
+
+def engine_allreduce(tensor: torch.Tensor, op: int) -> None:
+    """In place with the transport's allreduce (MPI_Allreduce); `tensor` must be contiguous."""
+    if not tensor.is_contiguous():
+        raise DistributedError("engine_allreduce: the tensor must be contiguous")
+    _core.comm_allreduce(tensor.data_ptr(), tensor.numel(), int(ir_dtype_of(tensor.dtype).code), op)
+
+
+def barrier() -> None:
+    _core.comm_barrier()

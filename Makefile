@@ -39,6 +39,7 @@ bench: build
 	@build/bin/bench_dispatch
 	@$(PY) bench/bench_kernels.py
 	@$(PY) bench/bench_external_kernels.py
+	@$(PY) bench/allreduce_bench.py
 
 clean:
 	rm -rf build

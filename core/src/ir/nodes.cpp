@@ -612,4 +612,17 @@ Ref<Program> Program::WithoutFunction(const std::string& function_name) const {
   return Make(name, std::move(rest), span);
 }
 
+ProgramPtr MapFunctions(const ProgramPtr& program, const std::function<FunctionPtr(const FunctionPtr&)>& rewrite) {
+  std::vector<FunctionPtr> rewritten;
+  bool changed = false;
+  for (const auto& f : program->functions) {
+    rewritten.push_back(rewrite(f));
+    changed |= rewritten.back() != f;
+  }
+  if (!changed) return program;
+  auto copy = std::make_shared<Program>(*program);
+  copy->functions = std::move(rewritten);
+  return copy;
+}
+
 }  // namespace pypto::ir

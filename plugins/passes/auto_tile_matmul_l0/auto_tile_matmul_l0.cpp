@@ -486,17 +486,9 @@ class MatmulTiler : public ir::IRMutator {
 }  // namespace
 
 ir::ProgramPtr AutoTileMatmulL0(const ir::ProgramPtr& program, const backend::Platform& platform) {
-  std::vector<ir::FunctionPtr> functions;
-  bool changed = false;
-  for (const auto& f : program->functions) {
-    ir::FunctionPtr updated = ir::IsCoreKernel(f->func_type) ? MatmulTiler(*f, platform).VisitFunction(f) : f;
-    changed |= updated != f;
-    functions.push_back(updated);
-  }
-  if (!changed) return program;
-  auto copy = std::make_shared<ir::Program>(*program);
-  copy->functions = std::move(functions);
-  return copy;
+  return ir::MapFunctions(program, [&](const ir::FunctionPtr& f) {
+    return ir::IsCoreKernel(f->func_type) ? MatmulTiler(*f, platform).VisitFunction(f) : f;
+  });
 }
 
 ir::ProgramPtr AutoTileMatmulL0Pass::Run(const ir::ProgramPtr& program, pass::PassContext& ctx) {

@@ -635,17 +635,9 @@ ir::FunctionPtr InferFunction(const ir::FunctionPtr& function, const backend::Pl
 }  // namespace
 
 ir::ProgramPtr InferTileMemorySpacePass::Run(const ir::ProgramPtr& program, pass::PassContext& ctx) {
-  std::vector<ir::FunctionPtr> functions;
-  bool changed = false;
-  for (const auto& function : program->functions) {
-    ir::FunctionPtr updated = ir::IsCoreKernel(function->func_type) ? InferFunction(function, ctx.platform()) : function;
-    changed |= updated != function;
-    functions.push_back(updated);
-  }
-  if (!changed) return program;
-  auto copy = std::make_shared<ir::Program>(*program);
-  copy->functions = std::move(functions);
-  return copy;
+  return ir::MapFunctions(program, [&](const ir::FunctionPtr& function) {
+    return ir::IsCoreKernel(function->func_type) ? InferFunction(function, ctx.platform()) : function;
+  });
 }
 
 }  // namespace pypto::passes

@@ -221,17 +221,9 @@ class CastLegalizer : public ir::IRMutator {
 }  // namespace
 
 ir::ProgramPtr LegalizeTileCastPass::Run(const ir::ProgramPtr& program, pass::PassContext& ctx) {
-  std::vector<ir::FunctionPtr> functions;
-  bool changed = false;
-  for (const auto& f : program->functions) {
-    ir::FunctionPtr updated = ir::IsCoreKernel(f->func_type) ? CastLegalizer(*f, ctx.platform()).VisitFunction(f) : f;
-    changed |= updated != f;
-    functions.push_back(updated);
-  }
-  if (!changed) return program;
-  auto copy = std::make_shared<ir::Program>(*program);
-  copy->functions = std::move(functions);
-  return copy;
+  return ir::MapFunctions(program, [&](const ir::FunctionPtr& f) {
+    return ir::IsCoreKernel(f->func_type) ? CastLegalizer(*f, ctx.platform()).VisitFunction(f) : f;
+  });
 }
 
 }  // namespace pypto::passes

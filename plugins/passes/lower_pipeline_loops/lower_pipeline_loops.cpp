@@ -383,17 +383,7 @@ class PipelineLowerer : public ir::IRMutator {
 }  // namespace
 
 ir::ProgramPtr LowerPipelineLoopsPass::Run(const ir::ProgramPtr& program, pass::PassContext& /*ctx*/) {
-  std::vector<ir::FunctionPtr> functions;
-  bool changed = false;
-  for (const auto& f : program->functions) {
-    ir::FunctionPtr updated = PipelineLowerer(*f).VisitFunction(f);
-    changed |= updated != f;
-    functions.push_back(updated);
-  }
-  if (!changed) return program;
-  auto copy = std::make_shared<ir::Program>(*program);
-  copy->functions = std::move(functions);
-  return copy;
+  return ir::MapFunctions(program, [](const ir::FunctionPtr& f) { return PipelineLowerer(*f).VisitFunction(f); });
 }
 
 }  // namespace pypto::passes

@@ -509,16 +509,7 @@ void SimplifyPass::Configure(const pass::PassOptions& options) {
 }
 
 ir::ProgramPtr SimplifyPass::Run(const ir::ProgramPtr& program, pass::PassContext& /*ctx*/) {
-  std::vector<ir::FunctionPtr> functions;
-  bool changed = false;
-  for (const auto& function : program->functions) {
-    functions.push_back(SimplifyFunction(function));
-    changed |= functions.back() != function;
-  }
-  if (!changed) return program;
-  auto copy = std::make_shared<ir::Program>(*program);
-  copy->functions = std::move(functions);
-  return copy;
+  return ir::MapFunctions(program, [this](const ir::FunctionPtr& f) { return SimplifyFunction(f); });
 }
 
 ir::FunctionPtr SimplifyPass::SimplifyFunction(const ir::FunctionPtr& function) const {

@@ -1,6 +1,7 @@
 // Functions and programs.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -74,5 +75,10 @@ class Program : public Node {
   }
 };
 using ProgramPtr = Ref<Program>;
+
+// `program` with each function replaced by `rewrite(function)`, in order; the
+// program itself when every rewrite returned its function unchanged (the
+// identity passes rely on to report "no change").
+ProgramPtr MapFunctions(const ProgramPtr& program, const std::function<FunctionPtr(const FunctionPtr&)>& rewrite);
 
 }  // namespace pypto::ir

@@ -1,7 +1,6 @@
 """The comm engine's Python face (pypto._core.comm_*): run under mpirun in
 subprocesses, so MPI never starts (or finalizes) inside the pytest process."""
 import os
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -66,7 +65,6 @@ def test_an_unknown_engine_lists_the_known_ones():
         _core.comm_start("nope")
 
 
-@pytest.mark.skipif(shutil.which("mpirun") is None, reason="needs Open MPI's mpirun (scripts/setup.sh installs it)")
 def test_two_ranks_run_the_host_builtins(tmp_path):
     script = tmp_path / "ranks.py"
     script.write_text(RANKS_SCRIPT)

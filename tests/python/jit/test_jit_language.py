@@ -43,9 +43,24 @@ def scale_rows(x: pl.Tensor[[ROWS, 64], pl.FP32], out: pl.Out[pl.Tensor[[ROWS, 6
     return out
 
 
+@pl.jit.incore
+def double_and_square(a: pl.Tensor[[16, 64], pl.FP32], twice: pl.Out[pl.Tensor[[16, 64], pl.FP32]],
+                      squared: pl.Out[pl.Tensor[[16, 64], pl.FP32]]):
+    t = pl.load(a, [0, 0], [16, 64])
+    pl.store(pl.add(t, t), [0, 0], twice)
+    pl.store(pl.mul(t, t), [0, 0], squared)
+    return twice, squared
+
+
+@pl.jit
+def double_and_square_entry(a: pl.Tensor[[16, 64], pl.FP32], twice: pl.Out[pl.Tensor[[16, 64], pl.FP32]],
+                            squared: pl.Out[pl.Tensor[[16, 64], pl.FP32]]):
+    return double_and_square(a, twice, squared)
+
+
 @pytest.fixture(autouse=True)
 def fresh_caches(build_dir):
-    for kernel in (add, accumulate, scale_rows):
+    for kernel in (add, accumulate, scale_rows, double_and_square_entry):
         kernel.clear_cache()
 
 
@@ -97,6 +112,14 @@ def test_calling_a_real_kernel_runs_it():
     x, y, out = torch.ones(128, 128), torch.full((128, 128), 2.0), torch.zeros(128, 128)
     assert add(x, y, out, config=RunConfig()) is out
     assert bool((out == 3).all())
+
+
+def test_returning_a_kernel_call_returns_each_of_its_results():
+    a, twice, squared = torch.randn(16, 64), torch.zeros(16, 64), torch.zeros(16, 64)
+    result = double_and_square_entry(a, twice, squared, config=RunConfig())
+    assert isinstance(result, tuple) and result[0] is twice and result[1] is squared
+    torch.testing.assert_close(twice, a + a)
+    torch.testing.assert_close(squared, a * a)
 
 
 def test_dtype_errors_come_before_parsing():

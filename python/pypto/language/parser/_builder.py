@@ -1145,6 +1145,8 @@ class FunctionParser(ControlFlowMixin, ExternalMixin):
 
     def stmt_Return(self, node: ast.Return) -> None:
         values = [self.expr(v, "a return value") for v in return_values(node)]
+        if len(values) == 1 and self.returns_results_of_call(values[0]):
+            values = self.results_of(values[0], node)
         types = [v.type for v in values]
         if self.return_types is None:
             self.return_types = types
@@ -1157,6 +1159,16 @@ class FunctionParser(ControlFlowMixin, ExternalMixin):
                     raise self.err(vn, f"return value is {describe(v.type)}, the function returns {describe(t)}",
                                    cls=ParseTypeError)
         self.emit(ir.ReturnStmt(values, span=self.span(node)))
+
+    @staticmethod
+    def returns_results_of_call(value: ir.Expr) -> bool:
+        """`return kernel(...)` where the kernel returns several values: the function returns each of them."""
+        return isinstance(value, ir.Call) and isinstance(value.op, ir.GlobalVar) and value.type.type_name == "TupleType"
+
+    def results_of(self, call: ir.Expr, node) -> list[ir.Expr]:
+        results = ir.Var(f"{call.op.name}_results", call.type, span=self.span(node))
+        self.emit(ir.AssignStmt(results, call, span=self.span(node)))
+        return [ir.TupleGetItem(results, i, span=self.span(node)) for i in range(len(call.type.fields))]
 
     def stmt_Break(self, node) -> None:
         self.loop_exit(node, "break")

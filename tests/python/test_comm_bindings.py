@@ -42,7 +42,8 @@ RANKS_SCRIPT = textwrap.dedent("""
     c.comm_free_window(window)
     c.comm_finalize()
     assert not c.comm_running()
-    print("rank", r, "of", n, "ok")
+    # One write per line: mpirun interleaves the ranks' output at the granularity of their writes.
+    print(f"rank {r} of {n} ok", flush=True)
 """)
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import atexit
 import contextvars
-import os
 import sys
 import traceback
 from collections.abc import Callable, Sequence
@@ -23,7 +22,6 @@ import pypto
 from pypto import _core
 from pypto.runtime import launch
 
-TIMEOUT_ENV = "PYPTO_COMM_TIMEOUT_S"
 
 
 
@@ -97,24 +95,11 @@ def start(config: DistributedConfig | None = None) -> None:
     if launch.launched_size() is None:
         launch.relaunch(config.ranks_to_start, config.hostfile)
     _core.comm_start(config.engine)
-    timeout = config.wait_timeout_s or _env_timeout()
-    if timeout is not None:
-        _core.comm_set_wait_timeout(timeout)
+    # Without one in the config, the engine's own default applies (PYPTO_COMM_TIMEOUT_S, else 60 s).
+    if config.wait_timeout_s is not None:
+        _core.comm_set_wait_timeout(config.wait_timeout_s)
     launch.keep_rank_output(_core.comm_rank())
     _install_failure_handling()
-
-
-def _env_timeout() -> float | None:
-    text = os.environ.get(TIMEOUT_ENV)
-    if not text:
-        return None
-    try:
-        value = float(text)
-    except ValueError:
-        raise DistributedError(f"{TIMEOUT_ENV}={text!r} is not a number of seconds") from None
-    if value <= 0:
-        raise DistributedError(f"{TIMEOUT_ENV}={text!r} must be positive")
-    return value
 
 
 def _install_failure_handling() -> None:

@@ -4,20 +4,20 @@ distributed program runs)."""
 from __future__ import annotations
 
 import ctypes
+import math
 from collections.abc import Sequence
 from typing import Any
 
 import torch
 
 from pypto import _core, ir
+from pypto.jit import arrays
 from pypto.runtime.distributed import DistributedError
 
 WINDOW_ALIGNMENT = 32  # bytes; each window buffer's size rounds up to it
 
-_TORCH_DTYPES = {ir.DataType.FP32: torch.float32, ir.DataType.FP16: torch.float16, ir.DataType.BF16: torch.bfloat16,
-                 ir.DataType.INT8: torch.int8, ir.DataType.INT16: torch.int16, ir.DataType.INT32: torch.int32,
-                 ir.DataType.INT64: torch.int64, ir.DataType.UINT8: torch.uint8}
-_IR_DTYPES = {v: k for k, v in _TORCH_DTYPES.items()}
+# PyPTO dtype -> torch dtype, from the JIT's table of the dtypes this torch has.
+_TORCH_DTYPES = {dtype: getattr(torch, name) for name, dtype in arrays.TORCH_DTYPES.items() if hasattr(torch, name)}
 
 
 class WindowBuffer:
@@ -37,10 +37,7 @@ class WindowBuffer:
     def view(self, shape: Sequence[int], dtype: Any, byte_offset: int = 0) -> DistributedTensor:
         torch_dtype = torch_dtype_of(dtype)
         shape = [int(d) for d in shape]
-        count = 1
-        for d in shape:
-            count *= d
-        size = count * torch.empty((), dtype=torch_dtype).element_size()
+        size = math.prod(shape) * torch_dtype.itemsize
         if byte_offset < 0 or byte_offset + size > self.nbytes:
             raise DistributedError(
                 f"pld.window({shape}, {ir_dtype_of(torch_dtype).name}) needs {size} bytes at offset {byte_offset} "
@@ -75,12 +72,12 @@ def torch_dtype_of(dtype: Any) -> torch.dtype:
         return dtype
     if isinstance(dtype, ir.DataType) and dtype in _TORCH_DTYPES:
         return _TORCH_DTYPES[dtype]
-    raise DistributedError(f"a window holds FP32, FP16, BF16, INT8, INT16, INT32, INT64 or UINT8 elements, "
-                           f"got {dtype!r}")
+    names = ", ".join(d.name for d in _TORCH_DTYPES)
+    raise DistributedError(f"a window holds elements of a PyPTO dtype torch has ({names}), got {dtype!r}")
 
 
 def ir_dtype_of(dtype: torch.dtype) -> ir.DataType:
-    return _IR_DTYPES[dtype]
+    return arrays.TORCH_DTYPES[str(dtype).removeprefix("torch.")]
 
 
 def round_window_bytes(nbytes: int) -> int:

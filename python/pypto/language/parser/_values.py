@@ -20,7 +20,7 @@ def describe(t: ir.Type) -> str:
 def same_kind_and_dtype(a: ir.Type, b: ir.Type) -> bool:
     """Whether a value of type `a` may be passed where `b` is expected (a window may go where a tensor may, its
     local slice; a plain tensor never goes where a window must)."""
-    a_name = "TensorType" if a.type_name == "DistributedTensorType" and b.type_name == "TensorType" else a.type_name
+    a_name = level_name(a) if b.type_name == "TensorType" else a.type_name
     if a_name != b.type_name:
         return False
     da, db = getattr(a, "dtype", None), getattr(b, "dtype", None)

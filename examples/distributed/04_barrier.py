@@ -14,7 +14,8 @@ higher threshold.
 
 Each rank stages its data into its window, crosses the barrier, then reads its left
 neighbour's window: without the barrier it could read zeros. The second half does the
-same with the host builtin between two rounds of dispatches.
+same with the host builtin between two rounds of dispatches, on a signal window of its own:
+host collectives start from a zeroed signal and leave it zeroed.
 """
 
 import argparse
@@ -84,16 +85,21 @@ def barriers(x: pl.Tensor[[NR, 1, W], pl.FP32], from_left: pl.Out[pl.Tensor[[NR,
     nr = pld.world_size()
     data_buf = pld.alloc_window_buffer([1, W], dtype=pl.FP32)
     sig_buf = pld.alloc_window_buffer([nr, 1], dtype=pl.INT32)
+    # The host builtin needs a zeroed signal of its own (the kernel barrier leaves sig_buf's cells at 1); its
+    # credit barrier leaves the signal zero again, so one serves any number of host barriers.
+    host_sig_buf = pld.alloc_window_buffer([nr, 1], dtype=pl.INT32)
+    host_sig = pld.window(host_sig_buf, [nr, 1], dtype=pl.INT32)
     for r in pl.range(nr):
         data = pld.window(data_buf, [1, W], dtype=pl.FP32)
         sig = pld.window(sig_buf, [nr, 1], dtype=pl.INT32)
         kernel_barrier_dev(x[r], data, sig, from_left[r], device=r)
 
-    # The host builtin: every rank's first round is done before any rank starts the second.
+    # The host builtin: every rank has read its neighbour before any rank stages the second round, and every
+    # rank's second round is staged before any rank reads it.
+    host_sig = pld.tensor.barrier(host_sig)
     for r in pl.range(nr):
         stage_dev(x[r], pld.window(data_buf, [1, W], dtype=pl.FP32), device=r)
-    sig = pld.window(sig_buf, [nr, 1], dtype=pl.INT32)
-    sig = pld.tensor.barrier(sig)
+    host_sig = pld.tensor.barrier(host_sig)
     for r in pl.range(nr):
         read_right_dev(pld.window(data_buf, [1, W], dtype=pl.FP32), from_right[r], device=r)
 

@@ -60,12 +60,18 @@ void BindComm(py::module_& m) {
   m.def("comm_rank", [] { return Running("comm_rank").Rank(); });
   m.def("comm_world_size", [] { return Running("comm_world_size").WorldSize(); });
   m.def("comm_host_name", [] { return Running("comm_host_name").HostName(); });
-  m.def("comm_alloc_window", [](int64_t nbytes) {
+  m.def("comm_alloc_window", [](int64_t nbytes, const std::vector<int>& members) {
     auto& engine = Running("comm_alloc_window");
     py::gil_scoped_release release;
-    comm::Window window = engine.AllocWindow(nbytes);
+    comm::Window window = engine.AllocWindow(nbytes, members);
     return std::make_tuple(window.id, reinterpret_cast<uintptr_t>(window.base));
-  }, py::arg("nbytes"), "Collective: a zeroed symmetric window of nbytes; returns (id, address).");
+  }, py::arg("nbytes"), py::arg("members") = std::vector<int>{},
+        "Collective over `members` (world ranks, ascending; empty: the world), which only they call: a zeroed "
+        "symmetric window of nbytes in their comm domain; returns (id, address).");
+  m.def("comm_window_domain", [](int32_t id) {
+    comm::Window window = Running("comm_window_domain").Lookup(id, "comm_window_domain");
+    return std::make_tuple(py::tuple(py::cast(window.domain->members)), window.domain->rank);
+  }, py::arg("id"), "The comm domain of window `id`: (members as world ranks, this rank's domain rank).");
   m.def("comm_free_window", [](int32_t id) {
     auto& engine = Running("comm_free_window");
     py::gil_scoped_release release;
@@ -94,8 +100,9 @@ void BindComm(py::module_& m) {
     py::gil_scoped_release release;
     engine.AllGather(Pointer(send_address), Pointer(recv_address), bytes_per_rank);
   }, py::arg("send_address"), py::arg("recv_address"), py::arg("bytes_per_rank"));
-  // The pld.tensor.* collectives (c_api_collectives.cpp) on window tensors: every rank calls the same one with
-  // the same shapes; the INT32 signal window is all zero before and after.
+  // The pld.tensor.* collectives (c_api_collectives.cpp) on window tensors: every rank of the windows' comm domain
+  // calls the same one with the same shapes (NR = the domain's size); the INT32 signal window is all zero before
+  // and after.
   m.def("comm_window_allreduce", [](py::handle data, py::handle signal, int op, bool ring) {
     auto& engine = Running("comm_window_allreduce");
     auto reduce = comm::ReduceOpFromInt(op, "comm_window_allreduce: op");
@@ -133,6 +140,14 @@ void BindComm(py::module_& m) {
     Blocking([&] { comm::collectives::AllToAll(engine, &st.desc, &o.desc, &s.desc); });
   }, py::arg("stage"), py::arg("out"), py::arg("signal"),
         "stage[d] of rank s goes to row s of rank d's window `out`.");
+  m.def("comm_window_all_to_all_v", [](py::handle input, py::handle target, py::handle signal,
+                                       py::handle send_counts, py::handle recv_counts) {
+    auto& engine = Running("comm_window_all_to_all_v");
+    Described in(input), t(target), s(signal), sc(send_counts), rc(recv_counts);
+    Blocking([&] { comm::collectives::AllToAllV(engine, &in.desc, &t.desc, &s.desc, &sc.desc, &rc.desc); });
+  }, py::arg("input"), py::arg("target"), py::arg("signal"), py::arg("send_counts"), py::arg("recv_counts"),
+        "input and the window target are [NR*MAX_RECV, SIZE]: block d of rank s's input goes whole to block s of "
+        "rank d's target, and min(send_counts[d], MAX_RECV) to rank d's recv_counts[s] (INT32 window [NR, 1]).");
   m.def("comm_read_signal", [](int32_t window_id, int64_t offset) {
     return Running("comm_read_signal").ReadSignal(window_id, offset);
   }, py::arg("window_id"), py::arg("offset"), "An atomic read of this rank's INT32 cell at a byte offset.");

@@ -109,7 +109,7 @@ def build_plugin(folder: Path, name: str, source: str, *, kind: str, provides: l
     built = subprocess.run(command, capture_output=True, text=True)
     assert built.returncode == 0, f"building plugin {name} failed:\n{built.stderr}"
     (folder / "manifest.yaml").write_text(
-        f"name: {name}\nkind: {kind}\nversion: 1.0.0\nabi: 3\nlibrary: lib{name}.so\n"
+        f"name: {name}\nkind: {kind}\nversion: 1.0.0\nabi: 4\nlibrary: lib{name}.so\n"
         f"provides: [{', '.join(provides)}]\ndescription: {name}, built by the tests\n{manifest_extra}")
     return folder
 

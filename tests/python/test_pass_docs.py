@@ -23,7 +23,8 @@ DOCS = Path(__file__).resolve().parents[2] / "docs" / "passes"
 # Pages that must show at least one checked example.
 PAGES_WITH_EXAMPLES = [
     "AllocateMemoryAddr", "FlattenCallExpr", "FlattenTileNdTo2D", "InitMemRef", "InlineFunctions", "InsertCommFence",
-    "MemoryReuse", "OutlineClusterScopes", "OutlineHierarchyScopes", "OutlineIncoreScopes", "Simplify", "UnrollLoops",
+    "LowerHostTensorCollectives", "MaterializeCommDomainScopes", "MemoryReuse", "OutlineClusterScopes",
+    "OutlineHierarchyScopes", "OutlineIncoreScopes", "Simplify", "SynthesizeAllReduceSignals", "UnrollLoops",
 ]
 BLOCK = re.compile(r"^```(python|text) (before|after|error)([^\n]*)\n(.*?)^```", re.M | re.S)
 

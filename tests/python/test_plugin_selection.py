@@ -97,14 +97,14 @@ def test_a_wrong_plugin_path_says_what_to_give(plugin_root, tmp_path):
 
 
 def test_loading_a_broken_plugin_is_the_hosts_error_naming_the_file(tmp_path):
-    (tmp_path / "manifest.yaml").write_text("name: sel_broken\nkind: pass\nversion: 1.0.0\nabi: 3\n"
+    (tmp_path / "manifest.yaml").write_text("name: sel_broken\nkind: pass\nversion: 1.0.0\nabi: 4\n"
                                             "library: libsel_broken.so\nprovides: [SelBroken]\n")
     with pytest.raises(pypto.PluginError, match=r"libsel_broken\.so' does not exist"):
         plugins.load(tmp_path)
     (tmp_path / "manifest.yaml").write_text("name: sel_broken\nkind: pass\nversion: 1.0.0\nabi: 1\n"
                                             "library: libsel_broken.so\nprovides: [SelBroken]\n")
     with pytest.raises(pypto.PluginError, match=r"manifest\.yaml.*declares plugin ABI 1 but this PyPTO .* has "
-                                                r"plugin ABI 3"):
+                                                r"plugin ABI 4"):
         plugins.load(tmp_path / "manifest.yaml")
     assert not plugins.is_loaded("sel_broken")
 

@@ -82,7 +82,7 @@ def test_run_takes_the_platform_by_name():
 def test_plugin_search_path_errors_name_the_manifest(tmp_path):
     broken = tmp_path / "broken"
     broken.mkdir()
-    (broken / "manifest.yaml").write_text("name: broken\nkind: pass\nversion: 1.0\nabi: 3\n"
+    (broken / "manifest.yaml").write_text("name: broken\nkind: pass\nversion: 1.0\nabi: 4\n"
                                           "library: libbroken.so\nprovides: [Broken]\n")
     plugins.add_search_path(tmp_path)
     assert "broken" in {r["name"] for r in plugins.discover()}
@@ -143,7 +143,7 @@ def test_foundation_tour_runs():
 def _backend_manifest(folder, name, provides):
     folder.mkdir(parents=True)
     (folder / "manifest.yaml").write_text(
-        f"name: {name}\nkind: backend\nversion: 1.0.0\nabi: 3\nlibrary: lib{name}.so\n"
+        f"name: {name}\nkind: backend\nversion: 1.0.0\nabi: 4\nlibrary: lib{name}.so\n"
         f"provides: [{', '.join(provides)}]\ndescription: {name} for the test\n")
 
 

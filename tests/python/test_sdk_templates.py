@@ -214,7 +214,7 @@ def _project(folder: Path, plugin_call: str, manifest: str | None = None) -> Pat
     return folder
 
 
-HAND_WRITTEN = ("name: fold_tile_identities\nkind: pass\nversion: 1.0.0\nabi: 3\n"
+HAND_WRITTEN = ("name: fold_tile_identities\nkind: pass\nversion: 1.0.0\nabi: 4\n"
                 "library: libfold_tile_identities.so\nprovides: [FoldTileIdentities]\n")
 
 
@@ -234,7 +234,7 @@ def test_a_hand_written_manifest_that_matches_is_copied(tmp_path):
 
 
 @pytest.mark.parametrize("field, wrong, expected, reason", [
-    ("abi", "1", "3", "this PyPTO (0.1.0) has plugin ABI 3"),
+    ("abi", "1", "4", "this PyPTO (0.1.0) has plugin ABI 4"),
     ("library", "libfold.so", "libfold_tile_identities.so", "the library this builds is libfold_tile_identities.so"),
     ("kind", "backend", "pass", "pypto_add_plugin was called with KIND pass"),
     ("name", "folder", "fold_tile_identities", "the plugin is built as target 'fold_tile_identities'"),

@@ -1,6 +1,7 @@
 // The collectives of pypto/comm/collectives.h (pld.tensor.* composites and
 // host builtins), built on the engine's put/get/notify/wait, and their C
-// interface (c_api_comm.h). Every call is one or more self-clearing credit
+// interface (c_api_comm.h). A call runs inside the comm domain of its window
+// operands: ranks below are domain ranks. Every call is one or more self-clearing credit
 // barriers (spec/distributed.md §7.1): barrier g adds 1 to this rank's cell on
 // every peer and waits until every peer's cell here reaches g; the epilogue
 // subtracts the call's barrier count from each cell, so the signal is all zero
@@ -21,6 +22,8 @@ namespace {
 
 using pypto::ThrowValueError;
 using pypto::comm::AtomicType;
+using pypto::comm::Domain;
+using pypto::comm::DomainText;
 using pypto::comm::Engine;
 using pypto::comm::NotifyOp;
 using pypto::comm::ReduceOp;
@@ -62,25 +65,43 @@ Rows RowsOf(const PyptoRtTensorDesc* t, const std::string& op, const std::string
   return r;
 }
 
+// The domain of a window operand; every other window operand of the call must be in the same one.
+std::shared_ptr<const Domain> SameDomain(Engine& engine, const pypto::comm::WindowAddress& where,
+                                         const std::shared_ptr<const Domain>& domain, const std::string& op,
+                                         const std::string& what) {
+  if (domain == nullptr || where.domain->id == domain->id) return where.domain;
+  ThrowValueError("comm " + op + " on rank " + std::to_string(engine.Rank()) + ": " + what + " is a window of " +
+                  DomainText(*where.domain, engine.WorldSize()) + " but the call's other windows are in " +
+                  DomainText(*domain, engine.WorldSize()) + "; a collective runs in one comm domain, so allocate "
+                  "all its windows with the same members");
+}
+
 // The INT32 signal of a call: cells addressed by (row, column); a 1-D signal has column 0 only.
+// Its window's comm domain is the call's (`domain`, when another window operand set it already).
 class Signal {
  public:
-  Signal(Engine& engine, const PyptoRtTensorDesc* t, const std::string& op, int64_t min_rows, int64_t min_cols)
+  Signal(Engine& engine, const PyptoRtTensorDesc* t, const std::string& op, const std::shared_ptr<const Domain>& domain,
+         const std::function<int64_t(int)>& min_rows, int64_t min_cols)
       : engine_(engine), op_(op) {
     if (t == nullptr || t->data == nullptr || t->ndim < 1 || t->ndim > 2 ||
         t->dtype != static_cast<int32_t>(DataType::INT32.code())) {
       ThrowValueError("comm " + op + ": the signal must be an INT32 window tensor of 1 or 2 dims");
     }
+    auto where = engine.Resolve(t->data, op);
+    domain_ = SameDomain(engine, where, domain, op, "the signal");
+    const int64_t rows = min_rows(domain_->size());
     int64_t cols = t->ndim == 2 ? t->shape[1] : 1;
-    if (t->shape[0] < min_rows || cols < min_cols) {
+    if (t->shape[0] < rows || cols < min_cols) {
       ThrowValueError("comm " + op + ": the signal has shape [" + std::to_string(t->shape[0]) + ", " +
-                      std::to_string(cols) + "] but this call needs at least [" + std::to_string(min_rows) + ", " +
-                      std::to_string(min_cols) + "] (one row per rank of the world: " +
-                      std::to_string(engine.WorldSize()) + ")");
+                      std::to_string(cols) + "] but this call needs at least [" + std::to_string(rows) + ", " +
+                      std::to_string(min_cols) + "] (one row per rank of " +
+                      DomainText(*domain_, engine.WorldSize()) + ")");
     }
     desc_ = *t;
-    window_ = engine.Resolve(t->data, op).window;
+    window_ = where.window;
   }
+
+  const Domain& domain() const { return *domain_; }
 
   int64_t Offset(int64_t row, int64_t col) const {
     int64_t element = row * desc_.strides[0] + (desc_.ndim == 2 ? col * desc_.strides[1] : 0);
@@ -90,19 +111,19 @@ class Signal {
 
   // Credit barrier `g` of this call; the cell of sender s is cell(s).
   void Barrier(int g, const std::function<int64_t(int)>& cell) const {
-    const int me = engine_.Rank();
-    for (int peer = 0; peer < engine_.WorldSize(); ++peer) {
+    const int me = domain_->rank;
+    for (int peer = 0; peer < domain_->size(); ++peer) {
       if (peer != me) engine_.Notify(window_, peer, cell(me), 1, NotifyOp::kAtomicAdd);
     }
-    for (int src = 0; src < engine_.WorldSize(); ++src) {
+    for (int src = 0; src < domain_->size(); ++src) {
       if (src != me) engine_.Wait(window_, cell(src), g, WaitCmp::kGe);
     }
   }
 
   // Returns every sender's cell to zero after `barriers` barriers.
   void Clear(int barriers, const std::function<int64_t(int)>& cell) const {
-    const int me = engine_.Rank();
-    for (int src = 0; src < engine_.WorldSize(); ++src) {
+    const int me = domain_->rank;
+    for (int src = 0; src < domain_->size(); ++src) {
       if (src != me) engine_.Notify(window_, me, cell(src), -barriers, NotifyOp::kAtomicAdd);
     }
   }
@@ -115,9 +136,14 @@ class Signal {
  private:
   Engine& engine_;
   std::string op_;
+  std::shared_ptr<const Domain> domain_;
   PyptoRtTensorDesc desc_{};
   int32_t window_ = -1;
 };
+
+// Signal row counts: one row per rank of the domain, or the ring's 2*(NR-1) rounds.
+int64_t OneRowPerRank(int ranks) { return ranks; }
+int64_t RingRounds(int ranks) { return 2 * (ranks - 1); }
 
 template <ReduceOp Op, class T>
 T Combine(T a, T b) {
@@ -172,21 +198,26 @@ struct WindowRows {
   Rows rows;
   int32_t window = -1;
   int64_t offset = 0;  // of row 0
+  std::shared_ptr<const Domain> domain;
 };
 
-WindowRows InWindow(Engine& engine, const PyptoRtTensorDesc* t, const std::string& op, const std::string& what) {
+WindowRows InWindow(Engine& engine, const PyptoRtTensorDesc* t, const std::string& op, const std::string& what,
+                    const std::shared_ptr<const Domain>& domain = nullptr) {
   WindowRows w;
   w.rows = RowsOf(t, op, what);
   auto where = engine.Resolve(w.rows.data, op);
   w.window = where.window;
   w.offset = where.offset;
+  w.domain = SameDomain(engine, where, domain, op, what);
   return w;
 }
 
-void CheckRowCount(const Rows& rows, int64_t expected, const std::string& op, const std::string& what) {
-  if (rows.rows != expected) {
-    ThrowValueError("comm " + op + ": " + what + " has " + std::to_string(rows.rows) +
-                    " rows but the world has " + std::to_string(expected) + " ranks; give it one row per rank");
+void CheckRowCount(Engine& engine, const Rows& rows, const Domain& domain, const std::string& op,
+                   const std::string& what) {
+  if (rows.rows != domain.size()) {
+    ThrowValueError("comm " + op + ": " + what + " has " + std::to_string(rows.rows) + " rows but " +
+                    DomainText(domain, engine.WorldSize()) + " has " + std::to_string(domain.size()) +
+                    " ranks; give it one row per rank of the domain");
   }
 }
 
@@ -197,8 +228,8 @@ void MeshAllReduce(Engine& engine, const WindowRows& data, const Signal& signal,
   std::vector<char> peer_data(bytes);
   auto cell = signal.BySender();
   signal.Barrier(1, cell);  // every rank's data is staged
-  for (int peer = 0; peer < engine.WorldSize(); ++peer) {
-    if (peer == engine.Rank()) continue;
+  for (int peer = 0; peer < signal.domain().size(); ++peer) {
+    if (peer == signal.domain().rank) continue;
     engine.Get(peer_data.data(), bytes, data.window, peer, data.offset, bytes, 1, bytes);
     Reduce(acc.data(), peer_data.data(), count, data.rows.dtype, op, "allreduce");
   }
@@ -211,7 +242,7 @@ void MeshAllReduce(Engine& engine, const WindowRows& data, const Signal& signal,
 // neighbour. Round t uses signal row t: a ready barrier before the pull, a read-done barrier before
 // the segment is overwritten.
 void RingAllReduce(Engine& engine, const WindowRows& data, const Signal& signal, ReduceOp op) {
-  const int P = engine.WorldSize(), me = engine.Rank(), left = (me + P - 1) % P;
+  const int P = signal.domain().size(), me = signal.domain().rank, left = (me + P - 1) % P;
   const int64_t count = data.rows.rows * data.rows.row_elements;
   const int64_t element = data.rows.dtype.get_byte();
   auto begin = [&](int s) { return count * s / P; };
@@ -243,31 +274,33 @@ namespace pypto::comm::collectives {
 void AllReduce(Engine& engine, const PyptoRtTensorDesc* data, const PyptoRtTensorDesc* signal, ReduceOp op,
                bool ring) {
   WindowRows rows = InWindow(engine, data, "allreduce", "data");
-  const int P = engine.WorldSize();
+  const int P = rows.domain->size();
   if (P == 1) return;  // nothing to reduce with (a one-rank ring has no rounds, so no signal rows)
   if (ring) {
-    RingAllReduce(engine, rows, Signal(engine, signal, "allreduce", 2 * (P - 1), P), op);
+    RingAllReduce(engine, rows, Signal(engine, signal, "allreduce", rows.domain, RingRounds, P), op);
   } else {
-    MeshAllReduce(engine, rows, Signal(engine, signal, "allreduce", P, 1), op);
+    MeshAllReduce(engine, rows, Signal(engine, signal, "allreduce", rows.domain, OneRowPerRank, 1), op);
   }
 }
 
 void Barrier(Engine& engine, const PyptoRtTensorDesc* signal) {
-  Signal sig(engine, signal, "barrier", engine.WorldSize(), 1);
+  Signal sig(engine, signal, "barrier", nullptr, OneRowPerRank, 1);
   sig.Barrier(1, sig.BySender());
   sig.Clear(1, sig.BySender());
 }
 
 void Broadcast(Engine& engine, const PyptoRtTensorDesc* data, const PyptoRtTensorDesc* signal, int32_t root) {
   WindowRows rows = InWindow(engine, data, "broadcast", "data");
-  Signal sig(engine, signal, "broadcast", engine.WorldSize(), 1);
-  if (root < 0 || root >= engine.WorldSize()) {
-    ThrowValueError("comm broadcast: root " + std::to_string(root) + " is not a rank of the world (0.." +
-                    std::to_string(engine.WorldSize() - 1) + ")");
+  Signal sig(engine, signal, "broadcast", rows.domain, OneRowPerRank, 1);
+  const Domain& domain = sig.domain();
+  if (root < 0 || root >= domain.size()) {
+    ThrowValueError("comm broadcast: root " + std::to_string(root) + " is not a rank of " +
+                    DomainText(domain, engine.WorldSize()) + " (domain ranks 0.." + std::to_string(domain.size() - 1) +
+                    ")");
   }
   const int64_t bytes = rows.rows.rows * rows.rows.row_bytes;
   sig.Barrier(1, sig.BySender());  // the root has staged its data
-  if (engine.Rank() != root) engine.Get(rows.rows.data, bytes, rows.window, root, rows.offset, bytes, 1, bytes);
+  if (domain.rank != root) engine.Get(rows.rows.data, bytes, rows.window, root, rows.offset, bytes, 1, bytes);
   sig.Barrier(2, sig.BySender());  // every rank has read the root's data before it may change it
   sig.Clear(2, sig.BySender());
 }
@@ -276,15 +309,16 @@ void AllGather(Engine& engine, const PyptoRtTensorDesc* mine, const PyptoRtTenso
                const PyptoRtTensorDesc* signal) {
   Rows local = RowsOf(mine, "allgather", "mine");
   WindowRows dst = InWindow(engine, out, "allgather", "out");
-  Signal sig(engine, signal, "allgather", engine.WorldSize(), 1);
-  CheckRowCount(dst.rows, engine.WorldSize(), "allgather", "out");
+  Signal sig(engine, signal, "allgather", dst.domain, OneRowPerRank, 1);
+  const Domain& domain = sig.domain();
+  CheckRowCount(engine, dst.rows, domain, "allgather", "out");
   const int64_t bytes = local.rows * local.row_bytes;
   if (bytes != dst.rows.row_bytes) {
     ThrowValueError("comm allgather: mine holds " + std::to_string(bytes) + " bytes but a row of out holds " +
                     std::to_string(dst.rows.row_bytes) + "; mine is [1, SIZE] and out [NR, SIZE]");
   }
-  for (int peer = 0; peer < engine.WorldSize(); ++peer) {
-    engine.Put(dst.window, peer, dst.offset + engine.Rank() * bytes, bytes, local.data, bytes, 1, bytes, local.dtype,
+  for (int peer = 0; peer < domain.size(); ++peer) {
+    engine.Put(dst.window, peer, dst.offset + domain.rank * bytes, bytes, local.data, bytes, 1, bytes, local.dtype,
                AtomicType::kNone);
   }
   sig.Barrier(1, sig.BySender());
@@ -294,14 +328,15 @@ void AllGather(Engine& engine, const PyptoRtTensorDesc* mine, const PyptoRtTenso
 void ReduceScatter(Engine& engine, const PyptoRtTensorDesc* data, const PyptoRtTensorDesc* signal, ReduceOp op) {
   if (op != ReduceOp::kSum) ThrowValueError("comm reduce_scatter: only op Sum (0) is supported");
   WindowRows rows = InWindow(engine, data, "reduce_scatter", "data");
-  Signal sig(engine, signal, "reduce_scatter", engine.WorldSize(), 1);
-  CheckRowCount(rows.rows, engine.WorldSize(), "reduce_scatter", "data");
-  const int me = engine.Rank();
+  Signal sig(engine, signal, "reduce_scatter", rows.domain, OneRowPerRank, 1);
+  const Domain& domain = sig.domain();
+  CheckRowCount(engine, rows.rows, domain, "reduce_scatter", "data");
+  const int me = domain.rank;
   const int64_t bytes = rows.rows.row_bytes;
   char* my_row = rows.rows.data + me * bytes;
   std::vector<char> acc(my_row, my_row + bytes), pulled(bytes);
   sig.Barrier(1, sig.BySender());  // every rank's rows are staged
-  for (int peer = 0; peer < engine.WorldSize(); ++peer) {
+  for (int peer = 0; peer < domain.size(); ++peer) {
     if (peer == me) continue;
     engine.Get(pulled.data(), bytes, rows.window, peer, rows.offset + me * bytes, bytes, 1, bytes);
     Reduce(acc.data(), pulled.data(), rows.rows.row_elements, rows.rows.dtype, op, "reduce_scatter");
@@ -315,17 +350,82 @@ void AllToAll(Engine& engine, const PyptoRtTensorDesc* stage, const PyptoRtTenso
               const PyptoRtTensorDesc* signal) {
   Rows local = RowsOf(stage, "all_to_all", "stage");
   WindowRows dst = InWindow(engine, out, "all_to_all", "out");
-  Signal sig(engine, signal, "all_to_all", engine.WorldSize(), 1);
-  CheckRowCount(local, engine.WorldSize(), "all_to_all", "stage");
-  CheckRowCount(dst.rows, engine.WorldSize(), "all_to_all", "out");
+  Signal sig(engine, signal, "all_to_all", dst.domain, OneRowPerRank, 1);
+  const Domain& domain = sig.domain();
+  CheckRowCount(engine, local, domain, "all_to_all", "stage");
+  CheckRowCount(engine, dst.rows, domain, "all_to_all", "out");
   const int64_t bytes = local.row_bytes;
   if (bytes != dst.rows.row_bytes) {
     ThrowValueError("comm all_to_all: a row of stage holds " + std::to_string(bytes) +
                     " bytes but a row of out holds " + std::to_string(dst.rows.row_bytes) + "; make them equal");
   }
-  for (int peer = 0; peer < engine.WorldSize(); ++peer) {
-    engine.Put(dst.window, peer, dst.offset + engine.Rank() * bytes, bytes, local.data + peer * bytes, bytes, 1,
+  for (int peer = 0; peer < domain.size(); ++peer) {
+    engine.Put(dst.window, peer, dst.offset + domain.rank * bytes, bytes, local.data + peer * bytes, bytes, 1,
                bytes, local.dtype, AtomicType::kNone);
+  }
+  sig.Barrier(1, sig.BySender());
+  sig.Clear(1, sig.BySender());
+}
+
+void AllToAllV(Engine& engine, const PyptoRtTensorDesc* input, const PyptoRtTensorDesc* target,
+               const PyptoRtTensorDesc* signal, const PyptoRtTensorDesc* send_counts,
+               const PyptoRtTensorDesc* recv_counts) {
+  const std::string op = "all_to_all_v";
+  Rows local = RowsOf(input, op, "input");
+  WindowRows dst = InWindow(engine, target, op, "target");
+  Signal sig(engine, signal, op, dst.domain, OneRowPerRank, 1);
+  WindowRows published = InWindow(engine, recv_counts, op, "recv_counts", dst.domain);
+  Rows counts = RowsOf(send_counts, op, "send_counts");
+  const Domain& domain = sig.domain();
+  const int nr = domain.size();
+  for (const auto& [what, rows] : {std::pair{"send_counts", counts}, std::pair{"recv_counts", published.rows}}) {
+    if (rows.dtype != DataType::INT32 || rows.rows != nr || rows.row_elements != 1) {
+      ThrowValueError("comm all_to_all_v: " + std::string(what) + " must be INT32 [NR] or [NR, 1] with NR = " +
+                      std::to_string(nr) + " (the ranks of " + DomainText(domain, engine.WorldSize()) + "), got " +
+                      rows.dtype.name() + " with " + std::to_string(rows.rows) + " rows of " +
+                      std::to_string(rows.row_elements) + " elements");
+    }
+  }
+  if (dst.rows.rows == 0 || dst.rows.rows % nr != 0) {
+    ThrowValueError("comm all_to_all_v: target has " + std::to_string(dst.rows.rows) + " rows, not a positive "
+                    "multiple of NR = " + std::to_string(nr) + "; it is [NR*MAX_RECV, SIZE], one block of MAX_RECV "
+                    "rows per sender");
+  }
+  if (local.rows != dst.rows.rows || local.row_bytes != dst.rows.row_bytes) {
+    ThrowValueError("comm all_to_all_v: input has " + std::to_string(local.rows) + " rows of " +
+                    std::to_string(local.row_bytes) + " bytes but target " + std::to_string(dst.rows.rows) +
+                    " rows of " + std::to_string(dst.rows.row_bytes) + "; both are [NR*MAX_RECV, SIZE]");
+  }
+  // A window that is two operands would be overwritten by the peers while it is read.
+  std::vector<std::pair<std::string, int32_t>> windows = {
+      {"target", dst.window}, {"signal", engine.Resolve(signal->data, op).window}, {"recv_counts", published.window}};
+  for (const auto& [what, data] : {std::pair{"input", local.data}, std::pair{"send_counts", counts.data}}) {
+    if (auto where = engine.Locate(data)) windows.emplace_back(what, where->window);
+  }
+  for (size_t i = 0; i < windows.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (windows[i].second == windows[j].second) {
+        ThrowValueError("comm all_to_all_v: " + windows[j].first + " and " + windows[i].first + " lie in one window (" +
+                        std::to_string(windows[i].second) + "); give each operand a window of its own");
+      }
+    }
+  }
+  const int64_t max_recv = dst.rows.rows / nr;
+  const int64_t block = max_recv * dst.rows.row_bytes;
+  const auto* wanted = reinterpret_cast<const int32_t*>(counts.data);
+  for (int peer = 0; peer < nr; ++peer) {
+    if (wanted[peer] < 0) {
+      ThrowValueError("comm all_to_all_v: send_counts[" + std::to_string(peer) + "] is " +
+                      std::to_string(wanted[peer]) + "; a row count is >= 0");
+    }
+  }
+  for (int peer = 0; peer < nr; ++peer) {
+    // The whole block travels whatever the count: the receiver finds sender s's rows at block s.
+    engine.Put(dst.window, peer, dst.offset + domain.rank * block, block, local.data + peer * block, block, 1, block,
+               local.dtype, AtomicType::kNone);
+    int32_t count = static_cast<int32_t>(std::min<int64_t>(wanted[peer], max_recv));
+    engine.Notify(published.window, peer, published.offset + domain.rank * published.rows.row_bytes, count,
+                  NotifyOp::kSet);
   }
   sig.Barrier(1, sig.BySender());
   sig.Clear(1, sig.BySender());
@@ -368,6 +468,14 @@ const char* pypto_comm_reduce_scatter(const PyptoRtTensorDesc* data, const Pypto
 const char* pypto_comm_all_to_all(const PyptoRtTensorDesc* stage, const PyptoRtTensorDesc* out,
                                   const PyptoRtTensorDesc* signal) {
   return Guard([&] { pypto::comm::collectives::AllToAll(Running("all_to_all"), stage, out, signal); });
+}
+
+const char* pypto_comm_all_to_all_v(const PyptoRtTensorDesc* input, const PyptoRtTensorDesc* target,
+                                    const PyptoRtTensorDesc* signal, const PyptoRtTensorDesc* send_counts,
+                                    const PyptoRtTensorDesc* recv_counts) {
+  return Guard([&] {
+    pypto::comm::collectives::AllToAllV(Running("all_to_all_v"), input, target, signal, send_counts, recv_counts);
+  });
 }
 
 }  // extern "C"

@@ -5,11 +5,18 @@
 #include "pypto/runtime/c_api_comm.h"
 
 #include <algorithm>
+#include <chrono>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "c_api_support.h"
+#include "pypto/runtime/runtime.h"
+
+static_assert(PYPTO_COMM_MAX_DEFERRED_CONDITIONS == pypto::runtime::kMaxDeferredConditions &&
+                  PYPTO_COMM_MAX_DEFERRED_TASKS == pypto::runtime::kMaxDeferredTasks,
+              "the C ABI states the runtime's limits on deferred waits");
 
 namespace {
 
@@ -125,6 +132,18 @@ int32_t pypto_comm_world_size(void) {
   return engine ? engine->WorldSize() : -1;
 }
 
+int32_t pypto_comm_domain_rank(const void* window_address) {
+  Engine* engine = pypto::comm::Active();
+  auto where = engine ? engine->Locate(window_address) : std::nullopt;
+  return where ? where->domain->rank : -1;
+}
+
+int32_t pypto_comm_domain_size(const void* window_address) {
+  Engine* engine = pypto::comm::Active();
+  auto where = engine ? engine->Locate(window_address) : std::nullopt;
+  return where ? where->domain->size() : -1;
+}
+
 const char* pypto_comm_put(int32_t peer, void* window_dst, int64_t dst_row_stride_bytes, const void* src,
                            int64_t src_row_stride_bytes, int64_t rows, int64_t row_bytes, int32_t dtype,
                            int32_t atomic) {
@@ -165,6 +184,37 @@ const char* pypto_comm_wait(const PyptoRtTensorDesc* signal, const int32_t* cell
     } catch (const pypto::comm::WaitTimeoutError& e) {
       throw pypto::Error(pypto::ErrorKind::kRuntime, e.message() + SignalTable(engine, signal, cell));
     }
+  });
+}
+
+const char* pypto_comm_defer_wait(const PyptoRtTensorDesc* signal, const int32_t* cell, int32_t expected,
+                                  const char* source_file, int32_t source_line) {
+  return Guard([&] {
+    Engine& engine = Running("defer_wait");
+    if (expected < 0) {
+      pypto::ThrowValueError("comm defer_wait on rank " + std::to_string(engine.Rank()) + ": expected is " +
+                             std::to_string(expected) + ", but deferred conditions compare values in [0, INT32_MAX]; "
+                             "count up from 0");
+    }
+    auto where = engine.Resolve(cell, "defer_wait");
+    // The wait's deadline runs from now, as a blocking wait's would; the table reads the signal
+    // then, through a copy of its descriptor.
+    const auto started = pypto::comm::Clock::now();
+    const auto deadline = started + std::chrono::duration_cast<pypto::comm::Clock::duration>(
+                                        std::chrono::duration<double>(engine.WaitTimeout()));
+    std::optional<PyptoRtTensorDesc> table;
+    if (signal != nullptr) table = *signal;
+    Engine* polled = &engine;
+    auto holds = [polled, where, expected, started, deadline, table, cell] {
+      try {
+        return polled->PollWait(where.window, where.offset, expected, pypto::comm::WaitCmp::kGe, started, deadline);
+      } catch (const pypto::comm::WaitTimeoutError& e) {
+        throw pypto::Error(pypto::ErrorKind::kRuntime, "its deferred wait (pld.system.defer_wait) never held: " +
+                                                           e.message() +
+                                                           SignalTable(*polled, table ? &*table : nullptr, cell));
+      }
+    };
+    pypto::runtime::DeferCurrentTask({holds, "TDEFER_WAIT", source_file ? source_file : "", source_line});
   });
 }
 

@@ -2,6 +2,7 @@
 // messages, the window map, and the wait loop with its deadline and alarm.
 #include "pypto/comm/engine.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
@@ -132,6 +133,13 @@ ReduceOp ReduceOpFromInt(int32_t value, const std::string& what) {
   return EnumFromInt<ReduceOp>(value, 4, what, "0 (Sum), 1 (Max), 2 (Min) or 3 (Prod)");
 }
 
+std::string DomainText(const Domain& domain, int world_size) {
+  if (domain.size() == world_size) return "the world (" + std::to_string(world_size) + " ranks)";
+  std::vector<std::string> ranks;
+  for (int r : domain.members) ranks.push_back(std::to_string(r));
+  return "comm domain {" + Join(ranks, ", ") + "}";
+}
+
 WaitTimeoutError::WaitTimeoutError(const WaitFailure& failure)
     : Error(ErrorKind::kRuntime, DescribeFailure(failure)), failure_(failure) {}
 
@@ -139,25 +147,60 @@ Engine::Engine() : wait_timeout_s_(TimeoutFromEnvironment()) {}
 
 void Engine::Open() {
   PYPTO_CHECK(control_window_ < 0, "Engine::Open runs once, from comm::Start");
-  control_window_ = AllocWindowRecord(kControlWindowBytes, /*internal=*/true).id;
+  PYPTO_CHECK(DomainOf({})->id == kWorldDomain, "the world is the first comm domain");
+  control_window_ = AllocWindowRecord(kControlWindowBytes, {}, /*internal=*/true).id;
 }
 
-Window Engine::AllocWindow(int64_t bytes) { return AllocWindowRecord(bytes, /*internal=*/false); }
+Window Engine::AllocWindow(int64_t bytes, const std::vector<int>& members) {
+  return AllocWindowRecord(bytes, members, /*internal=*/false);
+}
 
-Window Engine::AllocWindowRecord(int64_t bytes, bool internal) {
+std::shared_ptr<const Domain> Engine::DomainOf(const std::vector<int>& members) {
+  std::vector<int> set = members;
+  if (set.empty()) {
+    for (int r = 0; r < WorldSize(); ++r) set.push_back(r);
+  }
+  const std::string where = "comm alloc_window on rank " + std::to_string(Rank()) + ": members [" +
+                            JoinMapped(set, ", ", [](int r) { return std::to_string(r); }) + "]";
+  for (size_t i = 0; i < set.size(); ++i) {
+    if (set[i] < 0 || set[i] >= WorldSize()) {
+      ThrowValueError(where + " name rank " + std::to_string(set[i]) + ", not a rank of the world (0.." +
+                      std::to_string(WorldSize() - 1) + "); members are world ranks");
+    }
+    if (i > 0 && set[i] <= set[i - 1]) {
+      ThrowValueError(where + " are not distinct and ascending; give each world rank once, sorted");
+    }
+  }
+  auto position = std::find(set.begin(), set.end(), Rank());
+  if (position == set.end()) {
+    ThrowValueError(where + " do not include this rank; only the members of a comm domain allocate its windows "
+                    "(the other ranks skip the call)");
+  }
+  if (auto found = domains_.find(set); found != domains_.end()) return found->second;
+  auto domain = std::make_shared<Domain>();
+  domain->id = static_cast<int32_t>(domains_.size());  // the world, created first by Open, is kWorldDomain
+  domain->members = set;
+  domain->rank = static_cast<int>(position - set.begin());
+  DoCreateDomain(domain->id, set);
+  domains_[set] = domain;
+  return domain;
+}
+
+Window Engine::AllocWindowRecord(int64_t bytes, const std::vector<int>& members, bool internal) {
   if (bytes <= 0) {
     ThrowValueError("comm alloc_window on rank " + std::to_string(Rank()) + ": " + std::to_string(bytes) +
                     " bytes; a window needs at least one byte (pld.alloc_window_buffer takes a size in bytes)");
   }
-  // Symmetry is what makes one offset name one cell everywhere, so a mismatch stops every rank here.
-  std::vector<int64_t> sizes(WorldSize());
-  DoAllGather(&bytes, sizes.data(), sizeof(int64_t));
-  for (int r = 0; r < WorldSize(); ++r) {
+  std::shared_ptr<const Domain> domain = DomainOf(members);
+  // Symmetry is what makes one offset name one cell everywhere, so a mismatch stops every member here.
+  std::vector<int64_t> sizes(domain->size());
+  DoAllGather(domain->id, &bytes, sizes.data(), sizeof(int64_t));
+  for (int r = 0; r < domain->size(); ++r) {
     if (sizes[r] != bytes) {
       ThrowValueError("comm alloc_window is collective and symmetric, but rank " + std::to_string(Rank()) +
-                      " asked for " + std::to_string(bytes) + " bytes and rank " + std::to_string(r) + " for " +
-                      std::to_string(sizes[r]) + "; every rank must allocate the same windows, in the same order, "
-                      "with the same sizes");
+                      " asked for " + std::to_string(bytes) + " bytes and rank " + std::to_string(domain->members[r]) +
+                      " for " + std::to_string(sizes[r]) + " (in " + DomainText(*domain, WorldSize()) +
+                      "); every member must allocate the same windows, in the same order, with the same sizes");
     }
   }
   int32_t id;
@@ -165,11 +208,11 @@ Window Engine::AllocWindowRecord(int64_t bytes, bool internal) {
     std::lock_guard<std::mutex> lock(windows_mutex_);
     id = next_window_id_++;
   }
-  void* base = DoAllocWindow(id, bytes);
+  void* base = DoAllocWindow(id, domain->id, bytes);
   PYPTO_CHECK(reinterpret_cast<uintptr_t>(base) % kWindowAlignment == 0,
               Name() + " engine returned window " + std::to_string(id) + " at " + Hex(base) +
                   ", not 64-byte aligned");
-  Window window{id, base, bytes};
+  Window window{id, base, bytes, domain};
   std::lock_guard<std::mutex> lock(windows_mutex_);
   windows_[id] = WindowRecord{window, internal};
   return window;
@@ -189,7 +232,7 @@ std::optional<WindowAddress> Engine::Locate(const void* address) const {
     if (record.internal) continue;
     auto base = reinterpret_cast<uintptr_t>(record.window.base);
     if (p >= base && p < base + static_cast<uintptr_t>(record.window.bytes)) {
-      return WindowAddress{id, static_cast<int64_t>(p - base), record.window.bytes};
+      return WindowAddress{id, static_cast<int64_t>(p - base), record.window.bytes, record.window.domain};
     }
   }
   return std::nullopt;
@@ -223,12 +266,19 @@ Window Engine::Lookup(int32_t id, const std::string& op) const {
   return it->second.window;
 }
 
-void Engine::CheckPeer(int peer, const std::string& op) const {
-  if (peer < 0 || peer >= WorldSize()) {
-    ThrowValueError("comm " + op + " on rank " + std::to_string(Rank()) + ": peer " + std::to_string(peer) +
-                    " is out of range; the job has " + std::to_string(WorldSize()) + " ranks, so peers are 0.." +
+void Engine::CheckPeer(const Window& window, int peer, const std::string& op) const {
+  const Domain& domain = *window.domain;
+  if (peer >= 0 && peer < domain.size()) return;
+  std::string prefix = "comm " + op + " on rank " + std::to_string(Rank()) + ": peer " + std::to_string(peer) +
+                       " is out of range; ";
+  if (domain.size() == WorldSize()) {
+    ThrowValueError(prefix + "the job has " + std::to_string(WorldSize()) + " ranks, so peers are 0.." +
                     std::to_string(WorldSize() - 1) + " (compute peers modulo pld.nranks)");
   }
+  ThrowValueError(prefix + "window " + std::to_string(window.id) + " belongs to " + DomainText(domain, WorldSize()) +
+                  " of " + std::to_string(domain.size()) + " ranks, so peers are its domain ranks 0.." +
+                  std::to_string(domain.size() - 1) + " (a position in the member list, not a world rank; compute "
+                  "peers modulo pld.nranks(ctx))");
 }
 
 void Engine::CheckRegion(const Window& window, int64_t offset, int64_t row_stride, int64_t rows, int64_t row_bytes,
@@ -267,7 +317,7 @@ void Engine::Put(int32_t window, int peer, int64_t dst_offset, int64_t dst_row_s
                  int64_t src_row_stride, int64_t rows, int64_t row_bytes, ir::DataType dtype, AtomicType atomic) {
   const std::string op = atomic == AtomicType::kAdd ? "put (atomic Add)" : "put";
   const Window w = Lookup(window, op);
-  CheckPeer(peer, op);
+  CheckPeer(w, peer, op);
   CheckRegion(w, dst_offset, dst_row_stride, rows, row_bytes, op, "destination");
   if (atomic == AtomicType::kAdd) {
     if (!AtomicAddSupported(dtype)) {
@@ -292,7 +342,7 @@ void Engine::Put(int32_t window, int peer, int64_t dst_offset, int64_t dst_row_s
 void Engine::Get(void* dst, int64_t dst_row_stride, int32_t window, int peer, int64_t src_offset,
                  int64_t src_row_stride, int64_t rows, int64_t row_bytes) {
   const Window w = Lookup(window, "get");
-  CheckPeer(peer, "get");
+  CheckPeer(w, peer, "get");
   CheckRegion(w, src_offset, src_row_stride, rows, row_bytes, "get", "source");
   if (rows == 0 || row_bytes == 0) return;
   if (dst == nullptr) ThrowValueError("comm get on rank " + std::to_string(Rank()) + ": the destination is NULL");
@@ -301,7 +351,7 @@ void Engine::Get(void* dst, int64_t dst_row_stride, int32_t window, int peer, in
 
 void Engine::Notify(int32_t window, int peer, int64_t offset, int32_t value, NotifyOp op) {
   const Window w = Lookup(window, "notify");
-  CheckPeer(peer, "notify");
+  CheckPeer(w, peer, "notify");
   CheckCell(w, offset, "notify");
   DoNotify(window, peer, offset, value, op);
 }
@@ -320,24 +370,33 @@ void Engine::Wait(int32_t window, int64_t offset, int32_t expected, WaitCmp cmp,
   CheckCell(Lookup(window, "wait"), offset, "wait");
   const Deadline started = Clock::now();
   Backoff backoff;
-  while (true) {
-    int32_t value = DoReadSignal(window, offset);
-    if (Holds(value, expected, cmp)) {
-      DoAcquire(window);
-      return;
-    }
-    WaitFailure failure{Rank(), window, offset, value, expected, cmp, 0, -1};
-    if (auto by = AlarmRaisedBy()) {
-      failure.alarm_rank = *by;
-      FailWait(failure, started);
-    }
-    if (Clock::now() >= deadline) {
-      RaiseAlarm();
-      failure.alarm_rank = Rank();
-      FailWait(failure, started);
-    }
-    backoff.Pause();
+  while (!Poll(window, offset, expected, cmp, started, deadline)) backoff.Pause();
+}
+
+bool Engine::PollWait(int32_t window, int64_t offset, int32_t expected, WaitCmp cmp, Deadline started,
+                      Deadline deadline) {
+  CheckCell(Lookup(window, "wait"), offset, "wait");
+  return Poll(window, offset, expected, cmp, started, deadline);
+}
+
+bool Engine::Poll(int32_t window, int64_t offset, int32_t expected, WaitCmp cmp, Deadline started,
+                  Deadline deadline) {
+  int32_t value = DoReadSignal(window, offset);
+  if (Holds(value, expected, cmp)) {
+    DoAcquire(window);
+    return true;
   }
+  WaitFailure failure{Rank(), window, offset, value, expected, cmp, 0, -1};
+  if (auto by = AlarmRaisedBy()) {
+    failure.alarm_rank = *by;
+    FailWait(failure, started);
+  }
+  if (Clock::now() >= deadline) {
+    RaiseAlarm();
+    failure.alarm_rank = Rank();
+    FailWait(failure, started);
+  }
+  return false;
 }
 
 void Engine::FailWait(WaitFailure failure, Deadline started) {
@@ -382,7 +441,10 @@ void Engine::AllReduce(void* buf, int64_t count, ir::DataType dtype, ReduceOp op
 }
 
 void Engine::Broadcast(void* buf, int64_t bytes, int root) {
-  CheckPeer(root, "broadcast (root)");
+  if (root < 0 || root >= WorldSize()) {
+    ThrowValueError("comm broadcast on rank " + std::to_string(Rank()) + ": root " + std::to_string(root) +
+                    " is not a rank of the world (0.." + std::to_string(WorldSize() - 1) + ")");
+  }
   if (bytes < 0) ThrowValueError("comm broadcast: " + std::to_string(bytes) + " bytes; it must be >= 0");
   if (bytes > 0 && buf == nullptr) ThrowValueError("comm broadcast: the buffer is NULL");
   DoBroadcast(buf, bytes, root);
@@ -395,7 +457,7 @@ void Engine::AllGather(const void* send, void* recv, int64_t bytes_per_rank) {
   if (bytes_per_rank > 0 && (send == nullptr || recv == nullptr)) {
     ThrowValueError("comm allgather: the send or receive buffer is NULL");
   }
-  DoAllGather(send, recv, bytes_per_rank);
+  DoAllGather(kWorldDomain, send, recv, bytes_per_rank);
 }
 
 }  // namespace pypto::comm

@@ -244,14 +244,25 @@ class Printer {
     local_table_ = module_table_;
   }
 
-  // Window parameters print as pld.DistributedTensor, which the text must import.
+  // Window parameters print as pld.DistributedTensor, and the ops of pld (a host orchestrator's window
+  // buffers and dispatches, a kernel's signals) as pld.*: the text must import it.
   static bool UsesWindows(const Program& program) {
+    class PldOps : public IRVisitor {
+     public:
+      bool found = false;
+      void Visit_(const Ref<Call>& call) override {
+        const ops::OpDef* def = call->is_function_call() ? nullptr : ops::OpRegistry::Global().Find(call->op->name);
+        found = found || (def && def->dsl_module() == "pld");
+        IRVisitor::Visit_(call);
+      }
+    } pld_ops;
     for (const auto& function : program.functions) {
       for (const auto& param : function->params) {
         if (IsA<DistributedTensorType>(param->type)) return true;
       }
+      pld_ops.VisitFunction(function);
     }
-    return false;
+    return pld_ops.found;
   }
 
   std::string ProgramText(const Program& program) {

@@ -1,5 +1,7 @@
-// OpPlacement: ops restricted to InCore code appear only there, and ops
-// restricted to orchestration code never do.
+// OpPlacement: ops restricted to InCore code appear only there, ops
+// restricted to orchestration code never do, and the host orchestrator's ops
+// (window buffers, dispatches) appear only in a @pl.jit.host function, which
+// holds no InCore code.
 #include "pypto/ops/registry.h"
 #include "verifier_internal.h"
 
@@ -16,7 +18,9 @@ bool IsInCoreFunction(FunctionType type) {
 class PlacementChecker : public StmtTrackingVisitor {
  public:
   explicit PlacementChecker(Reporter& reporter)
-      : reporter_(reporter), in_incore_function_(IsInCoreFunction(reporter.function().func_type)) {}
+      : reporter_(reporter),
+        in_incore_function_(IsInCoreFunction(reporter.function().func_type)),
+        in_host_(ops::IsHostOrchestrator(reporter.function())) {}
 
   void Run(const FunctionPtr& function) {
     if (function->body) VisitStmt(function->body);
@@ -60,6 +64,19 @@ class PlacementChecker : public StmtTrackingVisitor {
                             " outside any InCore scope; move it into a `with pl.at(level=pl.Level.CORE_GROUP):` "
                             "block, or into an InCore function");
         return;
+      case ops::Placement::kInCoreOrHost:
+        if (InInCoreCode() || in_host_) return;
+        reporter_.Error(kRule, "INCORE_OR_HOST_OP", call, SpanOf(call),
+                        op + " runs in InCore code (the kernel's composite) or in a @pl.jit.host orchestrator (the "
+                            "host builtin), but this call is " + Location() +
+                            "; call it in a kernel, or on windows in the host orchestrator");
+        return;
+      case ops::Placement::kHostOnly:
+        if (in_host_) return;
+        reporter_.Error(kRule, "HOST_ONLY_OP", call, SpanOf(call),
+                        op + " belongs to a @pl.jit.host orchestrator, but this call is " + Location() +
+                            "; call it in the host orchestrator and pass its result in as an argument");
+        return;
       case ops::Placement::kOrchestrationOnly:
         if (!InInCoreCode()) return;
         reporter_.Error(kRule, "ORCHESTRATION_ONLY_OP", call, SpanOf(call),
@@ -74,6 +91,7 @@ class PlacementChecker : public StmtTrackingVisitor {
 
   Reporter& reporter_;
   bool in_incore_function_;
+  bool in_host_;
   std::vector<const ScopeStmt*> incore_scopes_;
 };
 

@@ -105,6 +105,30 @@ void RegisterSignals() {
         RequireEnumInt(ctx, "cmp", 2, "pld.WaitCmp.Eq (0), pld.WaitCmp.Ge (1)");
         return UnknownType::Make();
       });
+  // The kernel only registers the condition and returns; the runtime completes the task once it holds.
+  // It reads the cell (no write), so later readers of the signal are not ordered after it.
+  CommOp("system.defer_wait",
+         "Register 'this rank's INT32 signal cell at offsets >= expected' with the scheduler: the task completes, "
+         "and releases its dependents, once it holds")
+      .add_argument("signal", "INT32 window")
+      .add_argument("offsets", "the cell, one index per window dim")
+      .add_argument("expected", "INT32 value in [0, INT32_MAX]")
+      .add_kwarg("cmp", AttrKind::kInt, int64_t{1}, "pld.WaitCmp.Ge (1) only")
+      .set_arg_effect(0, ArgEffect::kRead)
+      .set_type_deduce([](const DeduceContext& ctx) -> TypePtr {
+        RequireSignalCell(ctx, 0, 1);
+        RequireIntScalar(ctx, 2);
+        RequireEnumInt(ctx, "cmp", 2, "pld.WaitCmp.Eq (0), pld.WaitCmp.Ge (1)");
+        if (ctx.KwargAs<int64_t>("cmp").value_or(1) != 1) {
+          ctx.Error("pld.system.defer_wait supports cmp=pld.WaitCmp.Ge only: the scheduler's deferred condition is "
+                    "'cell >= expected'; for an Eq wait use pld.system.wait, which blocks the core");
+        }
+        if (auto expected = As<ConstInt>(ctx.arg(2)); expected && expected->value < 0) {
+          ctx.Error("pld.system.defer_wait: expected is " + std::to_string(expected->value) +
+                    ", but deferred conditions compare values in [0, INT32_MAX]; count up from 0 instead");
+        }
+        return UnknownType::Make();
+      });
 }
 
 // A remote store or put adds into the peer's window: the dtypes its engine can add.
@@ -261,9 +285,15 @@ void RequireCollectiveSignal(const DeduceContext& ctx, size_t i, const std::stri
   }
 }
 
+// A collective runs in a kernel (the InCore composite) or in a @pl.jit.host orchestrator (the host
+// builtin, which LowerHostTensorCollectives turns into one dispatch per device of the domain).
+OpDef& CollectiveOp(const std::string& name, std::string description) {
+  return CommOp(name, std::move(description)).set_placement(Placement::kInCoreOrHost);
+}
+
 // `data = pld.tensor.<collective>(data, sig, ...)`: the result is the window itself, rebound.
 OpDef& Collective(const std::string& name, std::string description) {
-  return CommOp(name, std::move(description)).set_output_reuses_input(0);
+  return CollectiveOp(name, std::move(description)).set_output_reuses_input(0);
 }
 
 void RequireReduceOp(const DeduceContext& ctx) {
@@ -273,17 +303,23 @@ void RequireReduceOp(const DeduceContext& ctx) {
 void RegisterCollectives() {
   Collective("tensor.allreduce", "Every rank's window becomes the reduction over ranks (in place)")
       .add_argument("data", "DistributedTensor")
-      .add_argument("signal", "INT32 window: [NR, 1] for mesh, [2*(NR-1), NR] for ring")
+      .add_optional_argument("signal", "INT32 window: [NR, 1] for mesh, [2*(NR-1), NR] for ring; a host call "
+                             "outside loops may omit it (SynthesizeAllReduceSignals adds one)")
       .add_kwarg("op", AttrKind::kInt, int64_t{0}, "pld.ReduceOp: 0 Sum, 1 Max, 2 Min, 3 Prod")
       .add_kwarg("mode", AttrKind::kString, std::string("mesh"), "mesh (one rendezvous) or ring (reduce-scatter + allgather)")
+      .add_kwarg("core_num", AttrKind::kInt, int64_t{1}, "host mesh only: blocks per rank (accepted; the simulated "
+                 "host builtin runs one)")
       .set_arg_effect(0, ArgEffect::kReadWrite)
       .set_arg_effect(1, ArgEffect::kReadWrite)
       .set_type_deduce([](const DeduceContext& ctx) -> TypePtr {
         auto data = WindowArg(ctx, 0);
         std::string mode = ctx.KwargAs<std::string>("mode").value_or("");
         if (mode != "mesh" && mode != "ring") ctx.Error("keyword 'mode' must be 'mesh' or 'ring', got '" + mode + "'");
-        RequireCollectiveSignal(ctx, 1, mode == "mesh" ? "[NR, 1]" : "[2*(NR-1), NR]");
+        if (ctx.num_args() > 1) RequireCollectiveSignal(ctx, 1, mode == "mesh" ? "[NR, 1]" : "[2*(NR-1), NR]");
         RequireReduceOp(ctx);
+        int64_t core_num = ctx.KwargAs<int64_t>("core_num").value_or(1);
+        if (core_num < 1) ctx.Error("keyword 'core_num' must be a positive block count, got " + std::to_string(core_num));
+        if (core_num != 1 && mode != "mesh") ctx.Error("keyword 'core_num' applies to mode='mesh' only");
         if (data->dtype != DataType::FP32 && data->dtype != DataType::FP16 && data->dtype != DataType::INT32) {
           ctx.Error(std::string("allreduce reduces FP32, FP16 or INT32 windows, not ") + data->dtype.name());
         }
@@ -324,7 +360,7 @@ void RegisterCollectives() {
   for (auto [name, description] :
        {std::pair{"tensor.allgather", "Row me of every rank's out window becomes this rank's mine"},
         std::pair{"tensor.all_to_all", "Row me of rank d's out window becomes row d of this rank's stage"}}) {
-    CommOp(name, description)
+    CollectiveOp(name, description)
         .add_argument(std::string(name) == "tensor.allgather" ? "mine" : "stage",
                       std::string(name) == "tensor.allgather" ? "[1, SIZE] tensor" : "[NR, SIZE] tensor")
         .add_argument("out", "DistributedTensor [NR, SIZE]")
@@ -341,6 +377,55 @@ void RegisterCollectives() {
           return ctx.arg(1)->type;
         });
   }
+  CollectiveOp("tensor.all_to_all_v", "Block me (MAX_RECV rows) of rank d's target becomes block d of this rank's "
+               "input, and rank d's recv_counts[me] the rows of it send_counts[d] means (clamped to MAX_RECV)")
+      .add_argument("input", "[NR*MAX_RECV, SIZE] tensor")
+      .add_argument("target", "DistributedTensor [NR*MAX_RECV, SIZE]")
+      .add_argument("signal", "INT32 window [NR, 1]")
+      .add_argument("send_counts", "INT32 [NR] or [NR, 1] tensor: rows meant for each rank")
+      .add_argument("recv_counts", "INT32 window [NR, 1]: rows meant by each sender")
+      .set_output_reuses_input(1)
+      .set_arg_effect(1, ArgEffect::kReadWrite)
+      .set_arg_effect(2, ArgEffect::kReadWrite)
+      .set_arg_effect(4, ArgEffect::kReadWrite)
+      .set_type_deduce([](const DeduceContext& ctx) -> TypePtr {
+        auto input = ctx.TensorArg(0);
+        auto target = WindowArg(ctx, 1);
+        RequireCollectiveSignal(ctx, 2, "[NR, 1]");
+        auto send_counts = ctx.TensorArg(3);
+        auto recv_counts = WindowArg(ctx, 4);
+        if (input->dtype != target->dtype) ctx.Error("the input and target must have the same dtype");
+        if (target->shape.size() != 2 || input->shape.size() != 2) {
+          ctx.Error("the input and target are 2-D: [NR*MAX_RECV, SIZE]");
+        }
+        for (size_t i = 0; i < 5; ++i) {
+          for (size_t j = 0; j < i; ++j) {
+            if (ctx.arg(i).get() == ctx.arg(j).get()) {
+              ctx.Error("'" + ctx.ArgName(j) + "' and '" + ctx.ArgName(i) + "' must be different tensors");
+            }
+          }
+        }
+        for (auto [i, counts] : {std::pair{size_t{3}, send_counts}, std::pair{size_t{4}, recv_counts}}) {
+          bool column = counts->shape.size() == 1 ||
+                        (counts->shape.size() == 2 && AsConstInt(counts->shape[1]).value_or(0) == 1);
+          if (counts->dtype != DataType::INT32 || !column) {
+            ctx.Error("'" + ctx.ArgName(i) + "' must be INT32 [NR] or [NR, 1], got " + TypeToString(ctx.arg(i)->type));
+          }
+        }
+        // MAX_RECV = target rows / NR, where both are known.
+        auto rows = AsConstInt(target->shape[0]);
+        auto nr = AsConstInt(recv_counts->shape[0]);
+        if (rows && nr && (*nr <= 0 || *rows % *nr != 0)) {
+          ctx.Error("target has " + std::to_string(*rows) + " rows, not a multiple of NR = " + std::to_string(*nr) +
+                    " (recv_counts' rows): it is [NR*MAX_RECV, SIZE], one block of MAX_RECV rows per sender");
+        }
+        auto sent = AsConstInt(send_counts->shape[0]);
+        if (sent && nr && *sent != *nr) {
+          ctx.Error("send_counts has " + std::to_string(*sent) + " rows but recv_counts " + std::to_string(*nr) +
+                    "; both have one row per rank (NR)");
+        }
+        return ctx.arg(1)->type;
+      });
 }
 
 [[maybe_unused]] const bool kRegistered = [] {

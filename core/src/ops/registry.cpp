@@ -22,11 +22,17 @@ const char* OpCategoryName(OpCategory c) {
   return "?";
 }
 
+bool IsHostOrchestrator(const ir::Function& function) {
+  return function.level == ir::Level::HOST && function.role == ir::Role::Orchestrator;
+}
+
 const char* PlacementName(Placement p) {
   switch (p) {
     case Placement::kAnywhere: return "anywhere";
     case Placement::kInCoreOnly: return "InCore code only";
     case Placement::kOrchestrationOnly: return "outside InCore code only";
+    case Placement::kHostOnly: return "host orchestrator only";
+    case Placement::kInCoreOrHost: return "InCore code or host orchestrator";
   }
   return "?";
 }

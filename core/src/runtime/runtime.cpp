@@ -25,6 +25,12 @@ constexpr size_t kAccessHistoryLimit = 256;
 // loop submitting tasks one by one gives the next in a few microseconds.
 constexpr auto kSpinBeforeSleep = std::chrono::microseconds(50);
 
+// The poller looks at deferred conditions again after a pause that doubles from the first to the
+// last while none comes to hold: a notify usually lands within microseconds, and a long wait then
+// costs little CPU.
+constexpr auto kFirstPollPause = std::chrono::microseconds(10);
+constexpr auto kMaxPollPause = std::chrono::microseconds(1000);
+
 bool Writes(ArgDirection dir) {
   return dir == ArgDirection::Output || dir == ArgDirection::InOut || dir == ArgDirection::OutputExisting;
 }
@@ -82,6 +88,10 @@ struct Runtime::Task {
   // Written under mu_; read without it by Record (under submit_mu_).
   std::atomic<bool> finished{false};
   std::vector<BlockRecord> blocks;
+  // What its kernels deferred its completion on (DeferCurrentTask), not yet seen to hold; and
+  // whether it counts in deferring_.
+  std::vector<DeferredCondition> conditions;
+  bool deferring = false;
   // Set when the task was submitted while tracing was on; null otherwise.
   struct Record;
   std::unique_ptr<Record> record;
@@ -243,7 +253,9 @@ Runtime::~Runtime() {
     stopping_ = true;
   }
   work_cv_.notify_all();
+  poll_cv_.notify_all();
   for (auto& w : workers_) w.join();
+  if (poller_.joinable()) poller_.join();
 }
 
 Runtime::Task* Runtime::FindTask(TaskId id) const {
@@ -571,6 +583,10 @@ void Runtime::CompleteTask(Task* done) {
     Task* t = work.back();
     work.pop_back();
     if (!fault_ && t->core_num > 0) DumpArgs(*t, /*after=*/true);
+    if (t->deferring) {
+      t->deferring = false;
+      --deferring_;
+    }
     t->finished = true;
     --unfinished_;
     for (Task* s : t->successors) {
@@ -586,7 +602,108 @@ void Runtime::CompleteTask(Task* done) {
 }
 
 void Runtime::FinishBlock(Task* t) {
-  if (--t->blocks_left == 0) CompleteTask(t);
+  if (--t->blocks_left != 0) return;
+  // Its kernels returned, but completing waits for the conditions they deferred it on.
+  if (!t->conditions.empty() && !fault_) {
+    deferred_.push_back(t);
+    poll_now_ = true;
+    if (!poller_.joinable()) poller_ = std::thread([this] { PollerLoop(); });
+    poll_cv_.notify_one();
+    return;
+  }
+  CompleteTask(t);
+}
+
+void Runtime::Defer(Task* t, DeferredCondition condition) {
+  // Like a wait that returns at once: a condition holding already defers nothing.
+  if (condition.holds()) return;
+  std::lock_guard lock(mu_);
+  const std::string task = "task " + std::to_string(t->id) + " ('" + t->kernels.name() + "')";
+  if (t->conditions.size() >= kMaxDeferredConditions) {
+    ThrowValueError("pld.system.defer_wait: " + task + " already defers its completion on " +
+                    std::to_string(kMaxDeferredConditions) + " conditions, the most one task may; split the waits "
+                    "over several defer_wait tasks and give the continuation deps= on all of them");
+  }
+  if (!t->deferring) {
+    if (deferring_ >= kMaxDeferredTasks) {
+      ThrowValueError("pld.system.defer_wait: " + std::to_string(deferring_) + " tasks are deferred already, the "
+                      "most the scheduler holds at once (" + std::to_string(kMaxDeferredTasks) + "), so " + task +
+                      " cannot defer too; order the defer_wait tasks (deps=) so fewer are outstanding at once, or "
+                      "wait with pld.system.wait");
+    }
+    t->deferring = true;
+    ++deferring_;
+  }
+  t->conditions.push_back(std::move(condition));
+}
+
+void Runtime::PollerLoop() {
+  std::unique_lock lock(mu_);
+  auto pause = kFirstPollPause;
+  for (;;) {
+    poll_cv_.wait(lock, [&] { return stopping_ || !deferred_.empty(); });
+    if (stopping_) return;
+    if (PollDeferred(lock)) {
+      pause = kFirstPollPause;
+      continue;
+    }
+    if (poll_cv_.wait_for(lock, pause, [&] { return stopping_ || poll_now_; })) {
+      pause = kFirstPollPause;
+    } else {
+      pause = std::min(pause * 2, kMaxPollPause);
+    }
+  }
+}
+
+bool Runtime::PollDeferred(std::unique_lock<std::mutex>& lock) {
+  poll_now_ = false;
+  // After a fault no task starts, so a deferred one would wait for a signal that may never come.
+  const bool cancel = fault_ != nullptr;
+  const std::vector<Task*> tasks = deferred_;
+  // The conditions are the poller's alone once their task is deferred: polled without mu_, which
+  // the workers need, as a condition may take a while (an engine's read of a remote cell).
+  struct Failure {
+    Task* task;
+    std::string instruction, file, message;
+    int32_t line;
+  };
+  std::vector<Task*> done;
+  std::vector<Failure> failures;
+  lock.unlock();
+  for (Task* t : tasks) {
+    if (cancel) {
+      done.push_back(t);
+      continue;
+    }
+    std::vector<DeferredCondition> open;
+    const DeferredCondition* polled = nullptr;
+    try {
+      for (DeferredCondition& c : t->conditions) {
+        polled = &c;
+        if (!c.holds()) open.push_back(std::move(c));
+      }
+    } catch (const std::exception& e) {
+      failures.push_back({t, polled->instruction, polled->file, e.what(), polled->line});
+      continue;
+    }
+    t->conditions = std::move(open);
+    if (t->conditions.empty()) done.push_back(t);
+  }
+  lock.lock();
+  for (const Failure& f : failures) {
+    if (!fault_ || f.task->id < fault_->task) {
+      CoreFault report{&run_faulted_, true, f.instruction, f.file, f.line, f.message};
+      fault_ = std::make_unique<Fault>(Fault{f.task->id, f.task->kernels.name(), 0, f.task->core_num, report});
+    }
+    run_faulted_.store(true);
+    DrainReady();
+    done.push_back(f.task);
+  }
+  for (Task* t : done) {
+    std::erase(deferred_, t);
+    CompleteTask(t);
+  }
+  return !done.empty();
 }
 
 int Runtime::FreeCluster() const {
@@ -656,6 +773,9 @@ struct Member {
 };
 
 thread_local void* current_core_state = nullptr;
+// The runtime and task whose kernel the calling thread runs, for DeferCurrentTask.
+thread_local Runtime* current_runtime = nullptr;
+thread_local Runtime::Task* current_task = nullptr;
 
 // The runtime's counting hooks (RuntimeOptions::begin_counting, end_counting).
 struct Counting {
@@ -665,10 +785,12 @@ struct Counting {
 
 // `times` is null unless the task is traced; `counting` null unless it is
 // traced and the cores count.
-void RunMember(const Member& m, const int64_t* slots, PyptoRtCoreContext& ctx, CoreFault& fault, CoreTimes* times,
-               const Counting* counting) {
+void RunMember(Runtime* runtime, Runtime::Task* task, const Member& m, const int64_t* slots, PyptoRtCoreContext& ctx,
+               CoreFault& fault, CoreTimes* times, const Counting* counting) {
   ctx.fault = &fault;
   current_core_state = ctx.core_state;
+  current_runtime = runtime;
+  current_task = task;
   if (counting != nullptr) counting->begin(ctx.core_state);
   if (times != nullptr) times->start_ns = NowNs();
   try {
@@ -681,11 +803,21 @@ void RunMember(const Member& m, const int64_t* slots, PyptoRtCoreContext& ctx, C
   if (times != nullptr) times->end_ns = NowNs();
   if (counting != nullptr) counting->end(ctx.core_state, times->counters);
   current_core_state = nullptr;
+  current_runtime = nullptr;
+  current_task = nullptr;
 }
 
 }  // namespace
 
 void* CurrentCoreState() { return current_core_state; }
+
+void DeferCurrentTask(DeferredCondition condition) {
+  if (current_task == nullptr) {
+    ThrowValueError("pld.system.defer_wait defers the completion of the task whose kernel calls it, so only a "
+                    "kernel the runtime runs may call it");
+  }
+  current_runtime->Defer(current_task, std::move(condition));
+}
 
 void Runtime::RunBlock(const Block& block, int cluster_id) {
   Task* t = block.task;
@@ -719,10 +851,10 @@ void Runtime::RunBlock(const Block& block, int cluster_id) {
     auto& lane = lanes[i - 1];
     if (!lane) lane = std::make_unique<LaneThread>();
     lane->Post([&, i] {
-      RunMember(members[i], t->slots.data(), contexts[i], faults[i], traced ? &times[i] : nullptr, counts);
+      RunMember(this, t, members[i], t->slots.data(), contexts[i], faults[i], traced ? &times[i] : nullptr, counts);
     });
   }
-  RunMember(members[0], t->slots.data(), contexts[0], faults[0], traced ? &times[0] : nullptr, counts);
+  RunMember(this, t, members[0], t->slots.data(), contexts[0], faults[0], traced ? &times[0] : nullptr, counts);
   for (size_t i = 1; i < count; ++i) lanes[i - 1]->Wait();
 
   std::lock_guard lock(mu_);
@@ -740,6 +872,9 @@ void Runtime::RunBlock(const Block& block, int cluster_id) {
     if (fault_ && fault_->task <= t->id) break;
     fault_ = std::make_unique<Fault>(Fault{t->id, members[i].kernel->name, block.block_idx, t->core_num, faults[i]});
     DrainReady();
+    // Deferred tasks wait for signals this run may no longer send: the poller cancels them.
+    poll_now_ = true;
+    poll_cv_.notify_one();
     break;
   }
 }

@@ -18,14 +18,19 @@ int64_t IntKwarg(const OpSite& site, const char* key) { return site.call.kwargs.
 
 std::optional<std::string> KernelWriter::CommScalar(const Call& call) {
   const std::string& op = call.op->name;
+  // A comm context is the address of its window: the engine knows the window's comm domain from it.
+  auto context_of = [&](const ExprPtr& window) {
+    return "static_cast<int64_t>(reinterpret_cast<__INTPTR_TYPE__>(" + TensorOf(window, op, call.span).desc + ".data))";
+  };
   if (op == "system.get_comm_ctx") {
     uses_comm_ = true;
-    return "static_cast<int64_t>(reinterpret_cast<__INTPTR_TYPE__>(" + TensorOf(call.args[0], op, call.span).desc +
-           ".data))";
+    return context_of(call.args[0]);
   }
   if (op == "system.rank" || op == "system.nranks") {
     uses_comm_ = true;
-    return std::string(op == "system.rank" ? "pypto_comm_rank()" : "pypto_comm_world_size()");
+    const ExprPtr& ctx = call.args[0];
+    std::string context = IsA<DistributedTensorType>(ctx->type) ? context_of(ctx) : ScalarAs(ctx, DataType::INT64);
+    return std::string(op == "system.rank" ? "COMM_RANK(" : "COMM_NRANKS(") + context + ", " + LocOf(call.span) + ")";
   }
   return std::nullopt;
 }
@@ -123,6 +128,15 @@ void KernelWriter::EmitWait(const OpSite& site) {
   Instruction(site, "TWAIT", {signal.desc, cell, ScalarAs(site.call.args[2], DataType::INT32), std::to_string(cmp)});
 }
 
+void KernelWriter::EmitDeferWait(const OpSite& site) {
+  uses_comm_ = true;
+  const TensorInfo& signal = TensorOf(site.call.args[0], site.op(), site.span);
+  std::string cell = Cell(site, "TDEFER_WAIT", signal, site.call.args[1]);
+  std::string file = site.span.filename.empty() ? "<unknown>" : site.span.filename;
+  Instruction(site, "TDEFER_WAIT",
+              {signal.desc, cell, ScalarAs(site.call.args[2], DataType::INT32), StringLiteral(file)});
+}
+
 void KernelWriter::EmitCollective(const OpSite& site) {
   uses_comm_ = true;
   const std::string& op = site.op();
@@ -130,6 +144,10 @@ void KernelWriter::EmitCollective(const OpSite& site) {
   for (const auto& arg : site.call.args) descs.push_back(TensorOf(arg, op, site.span).desc);
   int64_t reduce = IntKwarg(site, "op");
   if (op == "tensor.allreduce") {
+    if (descs.size() < 2) {
+      Fail(site, "a kernel's allreduce needs its signal window: pld.tensor.allreduce(data, sig, ...) with sig an INT32 "
+                 "pld.DistributedTensor [NR, 1] (only a host orchestrator's allreduce may omit it)");
+    }
     bool ring = site.call.kwargs.Get<std::string>("mode").value_or("mesh") == "ring";
     Instruction(site, "TALLREDUCE", {descs[0], descs[1], std::to_string(reduce), ring ? "1" : "0"});
   } else if (op == "tensor.barrier") {
@@ -140,11 +158,13 @@ void KernelWriter::EmitCollective(const OpSite& site) {
     Instruction(site, "TREDUCE_SCATTER", {descs[0], descs[1], std::to_string(reduce)});
   } else if (op == "tensor.allgather") {
     Instruction(site, "TALLGATHER", {descs[0], descs[1], descs[2]});
+  } else if (op == "tensor.all_to_all_v") {
+    Instruction(site, "TALL_TO_ALL_V", {descs[0], descs[1], descs[2], descs[3], descs[4]});
   } else {
     Instruction(site, "TALL_TO_ALL", {descs[0], descs[1], descs[2]});
   }
   // The result is the window, rebound: later ops read it through the result's name.
-  size_t window = op == "tensor.allgather" || op == "tensor.all_to_all" ? 1 : 0;
+  size_t window = op == "tensor.allgather" || op == "tensor.all_to_all" || op == "tensor.all_to_all_v" ? 1 : 0;
   if (site.result) tensors_[site.result.get()] = TensorOf(site.call.args[window], op, site.span);
 }
 

@@ -67,6 +67,7 @@ class KernelWriter {
   void EmitTensorGet(const OpSite& site);
   void EmitNotify(const OpSite& site);
   void EmitWait(const OpSite& site);
+  void EmitDeferWait(const OpSite& site);
   // pld.tensor.<collective>: one instruction on the window descriptors; the result is the window.
   void EmitCollective(const OpSite& site);
 

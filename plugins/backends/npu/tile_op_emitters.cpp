@@ -287,8 +287,9 @@ std::map<std::string, OpEmitter> BuildTable() {
   t["tensor.get"] = [](KernelWriter& w, const OpSite& s) { w.EmitTensorGet(s); };
   t["system.notify"] = [](KernelWriter& w, const OpSite& s) { w.EmitNotify(s); };
   t["system.wait"] = [](KernelWriter& w, const OpSite& s) { w.EmitWait(s); };
+  t["system.defer_wait"] = [](KernelWriter& w, const OpSite& s) { w.EmitDeferWait(s); };
   for (std::string op : {"tensor.allreduce", "tensor.barrier", "tensor.broadcast", "tensor.reduce_scatter",
-                         "tensor.allgather", "tensor.all_to_all"}) {
+                         "tensor.allgather", "tensor.all_to_all", "tensor.all_to_all_v"}) {
     t[op] = [](KernelWriter& w, const OpSite& s) { w.EmitCollective(s); };
   }
   // What the ISA has no instruction for

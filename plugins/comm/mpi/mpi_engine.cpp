@@ -105,6 +105,7 @@ MpiEngine::~MpiEngine() {
     MPI_Win_unlock_all(w.win);
     MPI_Win_free(&w.win);
   }
+  for (auto& [id, comm] : domains_) MPI_Comm_free(&comm);
   MPI_Comm_free(&comm_);
   if (owns_mpi_ && !MpiFinalized()) MPI_Finalize();
 }
@@ -140,25 +141,45 @@ const MpiEngine::MpiWindow& MpiEngine::Win(int32_t id) const {
   return windows_.at(id);
 }
 
-void* MpiEngine::DoAllocWindow(int32_t id, int64_t bytes) {
+void MpiEngine::DoCreateDomain(int32_t domain, const std::vector<int>& members) {
+  auto mpi = SerializeMpi();
+  // MPI_Comm_create_group is collective over the group only, so the ranks outside it go on with other work.
+  MPI_Group world_group = MPI_GROUP_NULL, group = MPI_GROUP_NULL;
+  Check(MPI_Comm_group(comm_, &world_group), "MPI_Comm_group");
+  Check(MPI_Group_incl(world_group, static_cast<int>(members.size()), members.data(), &group), "MPI_Group_incl");
+  MPI_Comm comm = MPI_COMM_NULL;
+  int rc = MPI_Comm_create_group(comm_, group, /*tag=*/0, &comm);
+  MPI_Group_free(&group);
+  MPI_Group_free(&world_group);
+  Check(rc, "MPI_Comm_create_group of comm domain " + std::to_string(domain) + " (" +
+                std::to_string(members.size()) + " ranks)");
+  Check(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+  domains_[domain] = comm;
+}
+
+void* MpiEngine::DoAllocWindow(int32_t id, int32_t domain, int64_t bytes) {
+  MPI_Comm comm = domains_.at(domain);
   auto mpi = SerializeMpi();
   // Rounded up so that word-sized atomics at the end stay inside, plus room to align the base.
   MPI_Aint size = RoundUp(bytes, kAlignment) + kAlignment;
   void* raw = nullptr;
   MpiWindow w;
-  Check(MPI_Win_allocate(size, 1, MPI_INFO_NULL, comm_, &raw, &w.win),
+  int members = 0;
+  Check(MPI_Comm_rank(comm, &w.self), "MPI_Comm_rank");
+  Check(MPI_Comm_size(comm, &members), "MPI_Comm_size");
+  Check(MPI_Win_allocate(size, 1, MPI_INFO_NULL, comm, &raw, &w.win),
         "MPI_Win_allocate of window " + std::to_string(id) + " (" + std::to_string(bytes) + " bytes)");
   Check(MPI_Win_set_errhandler(w.win, MPI_ERRORS_RETURN), "MPI_Win_set_errhandler");
   auto address = reinterpret_cast<uintptr_t>(raw);
   MPI_Aint my_pad = static_cast<MPI_Aint>(RoundUp(static_cast<int64_t>(address), kAlignment) - address);
   w.base = static_cast<char*>(raw) + my_pad;
-  w.pad.resize(world_);
-  Check(MPI_Allgather(&my_pad, 1, MPI_AINT, w.pad.data(), 1, MPI_AINT, comm_), "MPI_Allgather of window pads");
+  w.pad.resize(members);
+  Check(MPI_Allgather(&my_pad, 1, MPI_AINT, w.pad.data(), 1, MPI_AINT, comm), "MPI_Allgather of window pads");
   Check(MPI_Win_lock_all(MPI_MODE_NOCHECK, w.win), "MPI_Win_lock_all");
   std::memset(raw, 0, size);
-  // Every rank has zeroed its part before any rank may write into a peer's.
+  // Every member has zeroed its part before any member may write into another's.
   Check(MPI_Win_sync(w.win), "MPI_Win_sync");
-  Check(MPI_Barrier(comm_), "MPI_Barrier after zeroing window " + std::to_string(id));
+  Check(MPI_Barrier(comm), "MPI_Barrier after zeroing window " + std::to_string(id));
   void* base = w.base;
   std::unique_lock<std::shared_mutex> lock(windows_mutex_);
   windows_[id] = std::move(w);
@@ -262,9 +283,9 @@ int32_t MpiEngine::DoReadSignal(int32_t window, int64_t offset) {
   int32_t value = 0;
   auto mpi = SerializeMpi();
   // An atomic fetch, not a plain load: accumulates are atomic only against other RMA atomics.
-  Check(MPI_Fetch_and_op(nullptr, &value, MPI_INT32_T, rank_, w.pad[rank_] + offset, MPI_NO_OP, w.win),
+  Check(MPI_Fetch_and_op(nullptr, &value, MPI_INT32_T, w.self, w.pad[w.self] + offset, MPI_NO_OP, w.win),
         "MPI_Fetch_and_op (read signal)");
-  Check(MPI_Win_flush_local(rank_, w.win), "MPI_Win_flush_local");
+  Check(MPI_Win_flush_local(w.self, w.win), "MPI_Win_flush_local");
   return value;
 }
 
@@ -304,14 +325,14 @@ void MpiEngine::DoBroadcast(void* buf, int64_t bytes, int root) {
   }
 }
 
-void MpiEngine::DoAllGather(const void* send, void* recv, int64_t bytes_per_rank) {
+void MpiEngine::DoAllGather(int32_t domain, const void* send, void* recv, int64_t bytes_per_rank) {
   if (bytes_per_rank > INT_MAX) {
     ThrowValueError("comm allgather: " + std::to_string(bytes_per_rank) +
                     " bytes per rank is more than one MPI call moves (2 GiB); gather in smaller pieces");
   }
   auto mpi = SerializeMpi();
   int n = static_cast<int>(bytes_per_rank);
-  Check(MPI_Allgather(send, n, MPI_BYTE, recv, n, MPI_BYTE, comm_), "MPI_Allgather");
+  Check(MPI_Allgather(send, n, MPI_BYTE, recv, n, MPI_BYTE, domains_.at(domain)), "MPI_Allgather");
 }
 
 }  // namespace pypto::comm_mpi

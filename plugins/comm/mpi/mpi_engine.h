@@ -1,6 +1,8 @@
-// comm::Engine on MPI-3 RMA: one MPI_Win_allocate per window on a duplicate of
-// MPI_COMM_WORLD, all inside one MPI_Win_lock_all epoch (passive target), so
-// any rank reaches any peer's window at any time.
+// comm::Engine on MPI-3 RMA: one MPI_Win_allocate per window on the
+// communicator of its comm domain (MPI_Comm_create_group of the members, out of
+// a duplicate of MPI_COMM_WORLD, so communicator ranks are domain ranks), all
+// inside one MPI_Win_lock_all epoch (passive target), so any member reaches any
+// other member's window at any time.
 #pragma once
 
 #include <mpi.h>
@@ -31,7 +33,8 @@ class MpiEngine : public comm::Engine {
   void Check(int rc, const std::string& what) const;
 
  protected:
-  void* DoAllocWindow(int32_t id, int64_t bytes) override;
+  void DoCreateDomain(int32_t domain, const std::vector<int>& members) override;
+  void* DoAllocWindow(int32_t id, int32_t domain, int64_t bytes) override;
   void DoFreeWindow(int32_t id) override;
   void DoPut(int32_t window, int peer, int64_t dst_offset, int64_t dst_row_stride, const void* src,
              int64_t src_row_stride, int64_t rows, int64_t row_bytes, ir::DataType dtype,
@@ -44,13 +47,14 @@ class MpiEngine : public comm::Engine {
   void DoBarrier() override;
   void DoAllReduce(void* buf, int64_t count, ir::DataType dtype, comm::ReduceOp op) override;
   void DoBroadcast(void* buf, int64_t bytes, int root) override;
-  void DoAllGather(const void* send, void* recv, int64_t bytes_per_rank) override;
+  void DoAllGather(int32_t domain, const void* send, void* recv, int64_t bytes_per_rank) override;
 
  private:
   struct MpiWindow {
     MPI_Win win = MPI_WIN_NULL;
     void* base = nullptr;  // 64-byte aligned, inside the MPI allocation
-    // Per rank: the displacement of its aligned base inside its MPI allocation
+    int self = 0;          // this process's rank in the window's communicator (its domain rank)
+    // Per domain rank: the displacement of its aligned base inside its MPI allocation
     // (MPI_Win_allocate promises no alignment, and the padding differs per rank).
     std::vector<MPI_Aint> pad;
   };
@@ -67,6 +71,8 @@ class MpiEngine : public comm::Engine {
   void SyncAllWindows();
 
   MPI_Comm comm_ = MPI_COMM_NULL;
+  // Per comm domain: its communicator. Touched only by collectives (one thread at a time).
+  std::map<int32_t, MPI_Comm> domains_;
   int rank_ = 0;
   int world_ = 1;
   bool owns_mpi_ = false;   // this engine called MPI_Init_thread, so it finalizes

@@ -27,7 +27,7 @@ constexpr const char* kFenceOp = "system.fence";
 bool SynchronizesItself(const std::string& op) {
   static const std::set<std::string> kOps = {"system.notify",    "tensor.allreduce",      "tensor.barrier",
                                              "tensor.broadcast", "tensor.reduce_scatter", "tensor.allgather",
-                                             "tensor.all_to_all"};
+                                             "tensor.all_to_all", "tensor.all_to_all_v"};
   return kOps.count(op) > 0;
 }
 

@@ -45,6 +45,7 @@ from pypto.jit.annotations import AnnotationReader, DynamicDim, ParamSpec
 from pypto.language._types import TensorView as TensorViewSpec
 from pypto.jit.cache import CacheInfo, ScalarKey, SpecializationCache, SpecializationKey, tensor_key
 from pypto.jit.compiled import CompiledProgram, program_params
+from pypto.jit.host_program import HOST_BACKEND, HOST_PIPELINE, HostProgram, load_source
 from pypto.jit.errors import (
     ArgumentRef,
     CallSite,
@@ -115,6 +116,7 @@ class JITFunction:
         self.external_source = external_source
         self.options = dict(options or {})
         self._cache: SpecializationCache[CompiledProgram] = SpecializationCache()
+        self._host_cache: SpecializationCache[HostProgram] = SpecializationCache()
         self._dispatch: dict[tuple[Any, ...], CompiledProgram] = {}
         self._param_specs_memo: tuple[tuple[Any, ...], tuple[ParamSpec, ...]] | None = None
         functools.update_wrapper(self, fn)
@@ -232,23 +234,24 @@ class JITFunction:
         specialization = self._specialize(args, kwargs, config, find_call_site(), "lower", samples_optional=True)
         selection.prepare(config)
         program = self._parse(specialization)
-        return _pass_manager(config).run(program, platform=config.platform)
+        manager = passes.PassManager(HOST_PIPELINE) if self.kind == "host" else _pass_manager(config)
+        return manager.run(program, platform=config.platform)
 
-    def compile(self, *args: Any, config: RunConfig | None = None, **kwargs: Any) -> CompiledProgram:
+    def compile(self, *args: Any, config: RunConfig | None = None, **kwargs: Any) -> CompiledProgram | HostProgram:
         """Specialize, parse and lower (cached); no arguments are needed when every parameter is fully annotated.
 
         Without a config the passes are dumped (as ir.compile does); RunConfig() dumps only with dump_passes=True.
+        A @pl.jit.host orchestrator compiles to a HostProgram: call it with the host tensors to run it.
         """
+        if self.kind == "host":
+            return self._host_program(args, kwargs, _resolve_config(config, dump_passes=False), find_call_site(),
+                                      "compile")
         config = _resolve_config(config, dump_passes=True)
         return self._compiled(args, kwargs, config, find_call_site(), "compile", samples_optional=True)
 
     def __call__(self, *args: Any, config: RunConfig | None = None, **kwargs: Any) -> Any:
         if self.kind == "host":
             return self._run_host(args, kwargs, config)
-        host = distributed.current_host_run()
-        if host is not None and self.kind == "orchestration":
-            device = self._dispatch_device(kwargs)
-            return host.dispatch(self, args, kwargs, device)
         if "device" in kwargs and "device" not in self.param_names:
             raise KernelArgumentError.at(
                 f"{self.__name__}(..., device=...): device= sends a chip program to one rank, which only a "
@@ -256,8 +259,10 @@ class JITFunction:
                 find_call_site(), ArgumentRef(keyword="device"))
         return self.call_local(args, kwargs, config)
 
-    def call_local(self, args: tuple[Any, ...], kwargs: dict[str, Any], config: RunConfig | None) -> Any:
-        """Compiles (cached) and runs on this process's simulated device."""
+    def call_local(self, args: tuple[Any, ...], kwargs: dict[str, Any], config: RunConfig | None,
+                   site: CallSite | None = None) -> Any:
+        """Compiles (cached) and runs on this process's simulated device; errors point at `site` (a host
+        orchestrator's dispatch) or else at the caller."""
         config = _DEFAULT_CALL_CONFIG.get() if config is None else config
         # The hot path: positional arguments of shapes, dtypes, strides and
         # scalar values seen before run the program compiled for them.
@@ -268,7 +273,7 @@ class JITFunction:
                 self._cache.hits += 1
                 return compiled.run_positional(args, config)
         config = _resolve_config(config, dump_passes=True)
-        site = find_call_site()
+        site = site or find_call_site()
         compiled = self._compiled(args, kwargs, config, site, "call", samples_optional=False)
         if dispatch_key is not None:
             self._dispatch[dispatch_key] = compiled
@@ -276,25 +281,32 @@ class JITFunction:
         values = self._bind(args, kwargs, site, "call", samples_optional=False).values
         return compiled.run_bound({p.name: values[p.name] for p in compiled.params}, config)
 
-    def _dispatch_device(self, kwargs: dict[str, Any]) -> Any:
-        if "device" not in kwargs:
-            raise KernelArgumentError.at(
-                f"{self.__name__}(...) inside a @pl.jit.host orchestrator needs device=r, the rank that runs it: "
-                f"`for r in pl.range(pld.world_size()): {self.__name__}(..., device=r)`", find_call_site())
-        return kwargs.pop("device")
-
     def _run_host(self, args: tuple[Any, ...], kwargs: dict[str, Any], config: RunConfig | None) -> Any:
-        """A @pl.jit.host orchestrator: runs SPMD on every rank (see pypto.runtime.distributed)."""
+        """A @pl.jit.host orchestrator: compiled (cached), then run SPMD on every rank (pypto.runtime.host_run)."""
         config = _resolve_config(config, dump_passes=False)
-        site = find_call_site()
-        dist = config.distributed_config if config.distributed_config is not None else distributed.DistributedConfig()
-        if not isinstance(dist, distributed.DistributedConfig):
+        host = self._host_program(args, kwargs, config, find_call_site(), "call")
+        return host(*args, **kwargs)
+
+    def _host_program(self, args: tuple[Any, ...], kwargs: dict[str, Any], config: RunConfig,
+                      site: CallSite | None, method: str) -> HostProgram:
+        dist = config.distributed_config
+        if dist is not None and not isinstance(dist, distributed.DistributedConfig):
             raise KernelArgumentError.at(
                 f"{self.__name__}(): RunConfig(distributed_config=...) takes a "
                 f"pypto.runtime.DistributedConfig, got {type(dist).__name__}", site)
-        self._bind(args, kwargs, site, "call", samples_optional=False)
-        chip_config = dataclasses.replace(config, distributed_config=None)
-        return distributed.run_host(self.__name__, lambda: self.fn(*args, **kwargs), chip_config, dist)
+        specialization = self._specialize(args, kwargs, config, site, method, samples_optional=method != "call")
+        cached = self._host_cache.lookup(specialization.key)
+        if cached is not None:
+            return cached
+        selection.prepare(config)
+        lowered = passes.PassManager(HOST_PIPELINE).run(self._parse(specialization), platform=config.platform)
+        artifacts = codegen.generate(HOST_BACKEND, lowered, config.platform)
+        source = artifacts[0].text
+        programs = {f.__name__: f for f in self.dependencies() if f.kind == "orchestration"}
+        host = HostProgram(self.__name__, lowered, source, self.param_names, programs, config,
+                           load_source(self.__name__, source))
+        self._host_cache.store(specialization.key, host)
+        return host
 
     def _compiled(self, args: tuple[Any, ...], kwargs: dict[str, Any], config: RunConfig, site: CallSite | None,
                   method: str, *, samples_optional: bool) -> CompiledProgram:

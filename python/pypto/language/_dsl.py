@@ -14,7 +14,6 @@ from typing import Callable
 
 from pypto import ir
 from pypto.language._ops import kernel_only
-from pypto.runtime.distributed import current_host_run
 
 
 class Intrinsic:
@@ -25,23 +24,10 @@ class Intrinsic:
         self.__doc__ = doc
 
     def __call__(self, *args, **kwargs):
-        if self.name in HOST_LOOPS and current_host_run() is not None:
-            return _host_range(self.name, *args, **kwargs)
         raise kernel_only(f"pl.{self.name}")
 
     def __repr__(self) -> str:
         return f"<pl.{self.name}>"
-
-
-# Loops a @pl.jit.host orchestrator runs as it is executed on each rank (its dispatch loops).
-HOST_LOOPS = ("range", "parallel")
-
-
-def _host_range(name: str, *args, **kwargs) -> range:
-    if kwargs:
-        raise TypeError(f"pl.{name} in a @pl.jit.host orchestrator takes (stop) or (start, stop[, step]); got "
-                        f"keywords {', '.join(kwargs)}")
-    return range(*(int(a) for a in args))
 
 
 INTRINSICS = {

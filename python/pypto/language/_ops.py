@@ -73,9 +73,13 @@ NAMESPACES = ("tensor", "tile", "system", "array")
 
 # The distributed ops: reached through pld (pypto.language.distributed), not pl.
 COMM_OPS = frozenset({"system.get_comm_ctx", "system.rank", "system.nranks", "system.notify", "system.wait",
+                      "system.defer_wait",
                       "tile.remote_load", "tile.remote_store", "tensor.put", "tensor.get", "tensor.remote_store",
                       "tensor.allreduce", "tensor.barrier", "tensor.broadcast", "tensor.reduce_scatter",
-                      "tensor.allgather", "tensor.all_to_all"})
+                      "tensor.allgather", "tensor.all_to_all", "tensor.all_to_all_v"})
+# The ops of a @pl.jit.host orchestrator (pld.world_size, pld.alloc_window_buffer, pld.window, x[r], dispatches).
+HOST_OPS = frozenset({"system.world_size", "tensor.alloc_window_buffer", "tensor.window", "tensor.rank_slice",
+                      "tensor.host_slice", "system.dispatch"})
 
 # pl.<name> spellings whose op has another name, or exists on one level only.
 DISPATCH_ALIASES: dict[str, tuple[str | None, str | None]] = {
@@ -99,7 +103,7 @@ def build_namespaces() -> tuple[dict[str, OpNamespace], dict[str, Dispatcher]]:
     members: dict[str, dict[str, OpFunction]] = {ns: {} for ns in NAMESPACES}
     for opdef in ops.list_ops():
         ns, _, short = opdef.name.partition(".")
-        if ns in members and opdef.name not in COMM_OPS:
+        if ns in members and opdef.name not in COMM_OPS | HOST_OPS:
             members[ns][short] = OpFunction(opdef)
     namespaces = {ns: OpNamespace(ns, m) for ns, m in members.items()}
     dispatchers: dict[str, Dispatcher] = {}

@@ -5,7 +5,7 @@ kind ``comm`` (by default ``mpi``: MPI-3 RMA windows on Open MPI). A host orches
 rank runs the same host program, allocates the same window buffers (collectively, zeroed), and executes
 only the chip-program dispatches whose ``device=`` is its own rank. When the orchestrator returns, every
 host tensor a dispatch wrote (``pl.Out``/``pl.InOut``) is sent from the rank that wrote it to all ranks,
-so each rank ends with the whole result, and the call's window buffers are freed.
+so each rank ends with the whole result, and the call's window buffers are freed (pypto.runtime.host_run).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import atexit
 import contextvars
 import sys
 import traceback
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import pypto
@@ -130,100 +130,17 @@ def _finalize() -> None:
 
 # ---------------------------------------------------------------------------- the host orchestrator run
 
-@dataclass
-class _Published:
-    """A host tensor a dispatch wrote on `root`; every rank gets it when the orchestrator returns."""
-
-    tensor: Any  # a torch tensor
-    root: int
+_current: contextvars.ContextVar[str | None] = contextvars.ContextVar("pypto_host_run", default=None)
 
 
-@dataclass
-class HostRun:
-    """One call of a ``@pl.jit.host`` orchestrator on this rank."""
-
-    name: str
-    chip_config: Any  # the RunConfig its dispatches run with
-    rank: int
-    world_size: int
-    buffers: list[Any] = field(default_factory=list)  # WindowBuffers
-    published: list[_Published] = field(default_factory=list)
-    signals: dict[tuple[int, ...], Any] = field(default_factory=dict)  # synthesized signal windows by shape
-
-    def alloc_window_buffer(self, nbytes: int) -> Any:
-        from pypto.runtime import windows
-        buffer = windows.allocate(nbytes)
-        self.buffers.append(buffer)
-        return buffer
-
-    def signal_window(self, shape: Sequence[int]) -> Any:
-        """A zeroed INT32 signal window of `shape` for a host collective called without one (allreduce, spec
-        §7.2), allocated collectively (every rank runs the same orchestrator, so every rank asks for the same
-        shapes in the same order) and freed with the call's buffers. One per shape serves every such collective
-        of the call: the credit barriers leave it zero."""
-        import torch
-        key = tuple(int(d) for d in shape)
-        if key not in self.signals:
-            count = 1
-            for d in key:
-                count *= d
-            self.signals[key] = self.alloc_window_buffer(4 * count).view(key, torch.int32)
-        return self.signals[key]
-
-    def dispatch(self, program: Any, args: tuple[Any, ...], kwargs: dict[str, Any], device: Any) -> Any:
-        """``program(*args, device=r)``: runs on rank r only; the host tensors it writes are published."""
-        if isinstance(device, bool) or not isinstance(device, int) or not 0 <= device < self.world_size:
-            raise DistributedError(f"{program.__name__}(..., device={device!r}): device is a rank in "
-                                   f"[0, {self.world_size}); loop `for r in pl.range(pld.world_size())`")
-        if program.kind != "orchestration":
-            raise DistributedError(
-                f"{program.__name__} is a @pl.jit.{program.kind} kernel; a host orchestrator dispatches @pl.jit "
-                f"programs with device=, and they call the kernels: wrap {program.__name__} in a @pl.jit function")
-        self._publish_outputs(program, args, kwargs, device)
-        if device != self.rank:
-            return None
-        return program.call_local(args, kwargs, self.chip_config)
-
-    def _publish_outputs(self, program: Any, args: tuple[Any, ...], kwargs: dict[str, Any], device: int) -> None:
-        from pypto.runtime import windows
-        values = dict(zip(program.param_names, args)) | kwargs
-        for spec in program.param_specs():
-            value = values.get(spec.name)
-            # An unannotated parameter may be written: published too (inputs are equal on every rank anyway).
-            written = spec.direction in ("Out", "InOut") or spec.kind == "unannotated"
-            if written and windows.is_host_tensor(value):
-                self.published.append(_Published(value, device))
-
-    def finish(self) -> None:
-        """Every rank gets the host tensors each dispatch wrote; then the window buffers are freed."""
-        from pypto.runtime import windows
-        for item in self.published:
-            windows.broadcast(item.tensor, item.root)
-        self.signals.clear()
-        for buffer in reversed(self.buffers):
-            _core.comm_free_window(buffer.window_id)
-        self.buffers.clear()
-
-
-_current: contextvars.ContextVar[HostRun | None] = contextvars.ContextVar("pypto_host_run", default=None)
-
-
-def current_host_run() -> HostRun | None:
-    """The host orchestrator running now, or None outside one."""
-    return _current.get()
-
-
-def run_host(name: str, body: Callable[[], Any], chip_config: Any, config: DistributedConfig) -> Any:
-    """Runs a host orchestrator's body on this rank (starting the ranks first if needed)."""
-    if current_host_run() is not None:
-        raise DistributedError(f"{name}: a @pl.jit.host orchestrator cannot call another one; call its chip "
-                               "programs directly")
+def run_host(name: str, run: Callable[[int, int], Any], config: DistributedConfig) -> Any:
+    """Runs a compiled host orchestrator on this rank (starting the ranks first if needed): ``run(rank, world)``."""
+    if _current.get() is not None:
+        raise DistributedError(f"{name}: a @pl.jit.host orchestrator cannot call another one ({_current.get()} is "
+                               "running); call its chip programs directly")
     start(config)
-    run = HostRun(name, chip_config, _core.comm_rank(), _core.comm_world_size())
-    token = _current.set(run)
+    token = _current.set(name)
     try:
-        result = body()
-        run.finish()
-        return result
+        return run(_core.comm_rank(), _core.comm_world_size())
     finally:
         _current.reset(token)

@@ -21,18 +21,25 @@ _TORCH_DTYPES = {dtype: getattr(torch, name) for name, dtype in arrays.TORCH_DTY
 
 
 class WindowBuffer:
-    """``pld.alloc_window_buffer(nbytes)``: symmetric memory, the same size on every rank, zeroed, which peers
-    read and write with one-sided transfers and signals. Typed views of it are ``pld.window(...)``."""
+    """``pld.alloc_window_buffer(nbytes)``: symmetric memory, the same size on every rank of its comm domain,
+    zeroed, which peers read and write with one-sided transfers and signals. Typed views of it are
+    ``pld.window(...)``.
 
-    def __init__(self, window_id: int, address: int, nbytes: int, requested: int) -> None:
+    ``members``: the world ranks of the comm domain, ascending; ``domain_rank``: this rank's position among them,
+    the rank peers name it by (only members allocate the buffer, so the rank holding one is always among them)."""
+
+    def __init__(self, window_id: int, address: int, nbytes: int, requested: int, members: tuple[int, ...],
+                 domain_rank: int) -> None:
         self.window_id = window_id
         self.address = address
         self.nbytes = nbytes
         self.requested = requested
+        self.members = members
+        self.domain_rank = domain_rank
         self._bytes = torch.frombuffer((ctypes.c_uint8 * nbytes).from_address(address), dtype=torch.uint8)
 
     def __repr__(self) -> str:
-        return f"<WindowBuffer {self.window_id}: {self.requested} bytes>"
+        return f"<WindowBuffer {self.window_id}: {self.requested} bytes, ranks {list(self.members)}>"
 
     def view(self, shape: Sequence[int], dtype: Any, byte_offset: int = 0) -> DistributedTensor:
         torch_dtype = torch_dtype_of(dtype)
@@ -84,12 +91,21 @@ def round_window_bytes(nbytes: int) -> int:
     return (nbytes + WINDOW_ALIGNMENT - 1) // WINDOW_ALIGNMENT * WINDOW_ALIGNMENT
 
 
-def allocate(nbytes: int) -> WindowBuffer:
+def allocate(nbytes: int, members: Sequence[int] | None = None) -> WindowBuffer:
+    """Collective over ``members`` (world ranks; None: the world), which only they call: a window buffer of the
+    comm domain of those ranks. Inside the domain ranks are dense: rank ``members[i]`` is domain rank i, and the
+    peers of transfers, signals and collectives on its views are domain ranks."""
     if not isinstance(nbytes, int) or isinstance(nbytes, bool) or nbytes <= 0:
         raise DistributedError(f"pld.alloc_window_buffer takes a positive size in bytes, got {nbytes!r}")
+    ranks = [] if members is None else list(members)
+    if members is not None and (not ranks or not all(isinstance(r, int) and not isinstance(r, bool) for r in ranks)
+                                or sorted(set(ranks)) != ranks):
+        raise DistributedError(f"a comm domain's members are distinct world ranks (ints) in ascending order, got "
+                               f"{ranks!r}; sort them, or pass members=None for the world")
     size = round_window_bytes(nbytes)
-    window_id, address = _core.comm_alloc_window(size)
-    return WindowBuffer(window_id, address, size, nbytes)
+    window_id, address = _core.comm_alloc_window(size, ranks)
+    domain_members, domain_rank = _core.comm_window_domain(window_id)
+    return WindowBuffer(window_id, address, size, nbytes, tuple(domain_members), domain_rank)
 
 
 def is_host_tensor(value: Any) -> bool:
@@ -109,8 +125,11 @@ def broadcast(tensor: torch.Tensor, root: int) -> None:
 # The pld.tensor.* host builtins: the credit-barrier collectives of core/src/comm/c_api_collectives.cpp, the code the
 # kernels' composites run, on window tensors and an INT32 signal window (all zero before and after each call).
 
+# Each runs in the comm domain of its windows (all of one domain): NR below is the domain's rank count, ranks and
+# roots are domain ranks, and only the domain's members call it.
+
 def allreduce_window(data: DistributedTensor, signal: DistributedTensor, op: int, ring: bool = False) -> None:
-    """In place; mesh: signal [world, 1], ring: signal [2*(world-1), world]."""
+    """In place; mesh: signal [NR, 1], ring: signal [2*(NR-1), NR]."""
     _core.comm_window_allreduce(data, signal, op, ring)
 
 
@@ -119,11 +138,12 @@ def barrier_window(signal: DistributedTensor) -> None:
 
 
 def broadcast_window(data: DistributedTensor, signal: DistributedTensor, root: int) -> None:
+    """Every member's ``data`` becomes domain rank ``root``'s."""
     _core.comm_window_broadcast(data, signal, root)
 
 
 def allgather_window(mine: torch.Tensor, out: DistributedTensor, signal: DistributedTensor) -> None:
-    """out[r] = rank r's `mine` on every rank (out has world rows of mine's size)."""
+    """out[r] = domain rank r's `mine` on every member (out has NR rows of mine's size)."""
     _core.comm_window_allgather(mine.contiguous(), out, signal)
 
 
@@ -133,6 +153,15 @@ def reduce_scatter_window(data: DistributedTensor, signal: DistributedTensor, op
 
 def all_to_all_window(stage: torch.Tensor, out: DistributedTensor, signal: DistributedTensor) -> None:
     _core.comm_window_all_to_all(stage.contiguous(), out, signal)
+
+
+def all_to_all_v_window(input: torch.Tensor, target: DistributedTensor, signal: DistributedTensor,
+                        send_counts: torch.Tensor, recv_counts: DistributedTensor) -> None:
+    """``input`` and ``target`` are [NR*MAX_RECV, SIZE]: block d of this rank's input (MAX_RECV rows) goes whole to
+    block ``me`` of rank d's target, and min(send_counts[d], MAX_RECV) into rank d's ``recv_counts[me]``
+    (``send_counts`` INT32 [NR] or [NR, 1]; ``recv_counts`` an INT32 window [NR, 1]). Read only the first
+    ``recv_counts[s]`` rows of block s: the rest of it is whatever the sender's block held."""
+    _core.comm_window_all_to_all_v(input.contiguous(), target, signal, send_counts.contiguous(), recv_counts)
 
 
 # The transport's own collectives (MPI_Allreduce, MPI_Barrier): for what has no window or signal, and as the

@@ -56,7 +56,7 @@ TEST(CommRegistry, TheMpiPluginIsFoundByWhatItProvides) {
   auto provider = pypto::plugin::PluginHost::Global().FindProvider("mpi", "comm");
   ASSERT_TRUE(provider.has_value());
   EXPECT_EQ(provider->manifest.name, "comm_mpi");
-  EXPECT_EQ(provider->manifest.abi, 3);
+  EXPECT_EQ(provider->manifest.abi, PYPTO_PLUGIN_ABI_VERSION);
 }
 
 TEST(CommCApi, WithoutAnEngineCallsSayHowToRun) {

@@ -29,9 +29,9 @@ TEST(OpRegistryListing, NamesAreSortedAndUnique) {
 TEST(OpRegistryListing, RegistersTheOperatorSet) {
   std::map<std::string, int> per_namespace;
   for (const OpDef* op : OurOps()) ++per_namespace[op->name_space()];
-  EXPECT_EQ(per_namespace["tensor"], 90);
+  EXPECT_EQ(per_namespace["tensor"], 95);
   EXPECT_EQ(per_namespace["tile"], 97);
-  EXPECT_EQ(per_namespace["system"], 15);
+  EXPECT_EQ(per_namespace["system"], 18);
   EXPECT_EQ(per_namespace["array"], 3);
 }
 
@@ -60,6 +60,13 @@ TEST(OpRegistryListing, CategoriesFollowNamespaces) {
   }
 }
 
+// A @pl.jit.host orchestrator's own ops, and the collectives it shares with kernels.
+const std::set<std::string> kHostOrchestratorOps = {"system.world_size", "system.dispatch", "tensor.alloc_window_buffer",
+                                                    "tensor.window", "tensor.rank_slice", "tensor.host_slice"};
+const std::set<std::string> kCollectives = {"tensor.allreduce",      "tensor.barrier",   "tensor.broadcast",
+                                            "tensor.reduce_scatter", "tensor.allgather", "tensor.all_to_all",
+                                            "tensor.all_to_all_v"};
+
 TEST(OpRegistryListing, Placement) {
   const std::set<std::string> control_plane = {"tensor.slice", "tensor.reshape", "tensor.transpose", "tensor.dim",
                                                "tensor.read",  "tensor.write",   "tensor.assemble"};
@@ -68,6 +75,10 @@ TEST(OpRegistryListing, Placement) {
     Placement expected = Placement::kAnywhere;
     if (op->name() == "tensor.create" || op->name() == "tensor.dump_tag" || op->name() == "system.task_dummy") {
       expected = Placement::kOrchestrationOnly;
+    } else if (kHostOrchestratorOps.count(op->name())) {
+      expected = Placement::kHostOnly;
+    } else if (kCollectives.count(op->name())) {
+      expected = Placement::kInCoreOrHost;
     } else if (ns == "tile" || op->category() == OpCategory::kSyncOp || op->dsl_module() == "pld" ||
                (ns == "tensor" && !control_plane.count(op->name()))) {
       expected = Placement::kInCoreOnly;
@@ -99,6 +110,7 @@ const std::map<std::string, std::vector<int>> kCommWriters = {
     {"tensor.put", {0}},            {"tensor.get", {0}},         {"tensor.remote_store", {1}},
     {"tensor.allreduce", {0, 1}},   {"tensor.barrier", {0}},     {"tensor.broadcast", {0, 1}},
     {"tensor.reduce_scatter", {0, 1}}, {"tensor.allgather", {1, 2}}, {"tensor.all_to_all", {1, 2}},
+    {"tensor.all_to_all_v", {1, 2, 4}},
 };
 
 TEST(OpRegistryListing, CommOpsDeclareTheirWindowEffects) {

@@ -186,7 +186,7 @@ TEST(BackendPluginErrors, BackendManifestForAnotherAbi) {
   Error e = LoadBroken("backend_abi", "fixture_backend_abi");
   EXPECT_EQ(e.span().filename, Broken("backend_abi").string());
   EXPECT_EQ(e.span().begin_line, 4);
-  EXPECT_TRUE(Contains(e.message(), "the manifest declares plugin ABI 1 but this PyPTO (0.1.0) has plugin ABI 3; "
+  EXPECT_TRUE(Contains(e.message(), "the manifest declares plugin ABI 1 but this PyPTO (0.1.0) has plugin ABI 4; "
                                     "rebuild the plugin against this PyPTO"));
   EXPECT_FALSE(BackendRegistry::Global().Contains("FixtureBackendAbi"));
 }

@@ -50,7 +50,7 @@ const char* kValid =
     "name: my_pass\n"
     "kind: pass\n"
     "version: 2.1.0\n"
-    "abi: 3\n"
+    "abi: 4\n"
     "library: libmy_pass.so\n"
     "provides: [MyPass, MyOtherPass]\n"
     "requires: [base]\n"
@@ -72,7 +72,7 @@ TEST_F(ManifestTest, ReadsEveryField) {
 }
 
 TEST_F(ManifestTest, RequiresAndDescriptionAreOptional) {
-  Manifest m = ParseManifest(Write("name: a\nkind: pass\nversion: '1'\nabi: 3\nlibrary: liba.so\nprovides: []\n"));
+  Manifest m = ParseManifest(Write("name: a\nkind: pass\nversion: '1'\nabi: 4\nlibrary: liba.so\nprovides: []\n"));
   EXPECT_TRUE(m.requires_.empty());
   EXPECT_TRUE(m.provides.empty());
   EXPECT_EQ(m.description, "");
@@ -81,7 +81,7 @@ TEST_F(ManifestTest, RequiresAndDescriptionAreOptional) {
 
 // A kernel plugin is sources and signatures, no library; it provides its kernels.
 TEST_F(ManifestTest, KernelPluginReadsItsKernelsSignatures) {
-  fs::path manifest = Write("name: k\nkind: kernel\nversion: '1'\nabi: 3\nkernels:\n"
+  fs::path manifest = Write("name: k\nkind: kernel\nversion: '1'\nabi: 4\nkernels:\n"
                             "  - name: scale\n    core: AIV\n    source: manifest.yaml\n"
                             "    tensors: [{name: x, dtype: FP32, shape: [M, 64], direction: InOut}]\n"
                             "    scalars: [{name: s, dtype: FP32}]\n    multiple_of: {M: 8}\n");
@@ -101,20 +101,20 @@ TEST_F(ManifestTest, KernelPluginReadsItsKernelsSignatures) {
 }
 
 TEST_F(ManifestTest, BackendNamesAToolchainPerPlatform) {
-  Manifest m = ParseManifest(Write("name: b\nkind: backend\nversion: '1'\nabi: 3\nlibrary: libb.so\nprovides: [b]\n"
+  Manifest m = ParseManifest(Write("name: b\nkind: backend\nversion: '1'\nabi: 4\nlibrary: libb.so\nprovides: [b]\n"
                                    "toolchains: {a2a3sim: simulator, a2a3: ascend}\n"));
   EXPECT_EQ(m.toolchains, (std::map<std::string, std::string>{{"a2a3", "ascend"}, {"a2a3sim", "simulator"}}));
 }
 
 TEST_F(ManifestTest, ToolchainsBelongToBackends) {
-  Error e = ParseError("name: p\nkind: pass\nversion: '1'\nabi: 3\nlibrary: libp.so\nprovides: [P]\n"
+  Error e = ParseError("name: p\nkind: pass\nversion: '1'\nabi: 4\nlibrary: libp.so\nprovides: [P]\n"
                        "toolchains: {a2a3sim: simulator}\n");
   EXPECT_TRUE(Contains(e.message(), "'toolchains' belongs to backend plugins"));
   EXPECT_EQ(e.span().begin_line, 7);
 }
 
 TEST_F(ManifestTest, ToolchainsMustBeAMapping) {
-  Error e = ParseError("name: b\nkind: backend\nversion: '1'\nabi: 3\nlibrary: libb.so\nprovides: [b]\n"
+  Error e = ParseError("name: b\nkind: backend\nversion: '1'\nabi: 4\nlibrary: libb.so\nprovides: [b]\n"
                        "toolchains: [simulator]\n");
   EXPECT_TRUE(Contains(e.message(), "must map platforms to toolchains"));
 }
@@ -131,7 +131,7 @@ TEST_F(ManifestTest, MalformedYamlNamesFileAndLine) {
 }
 
 TEST_F(ManifestTest, MissingFieldIsNamed) {
-  Error e = ParseError("name: a\nkind: pass\nversion: 1.0\nabi: 3\nprovides: [A]\n");
+  Error e = ParseError("name: a\nkind: pass\nversion: 1.0\nabi: 4\nprovides: [A]\n");
   EXPECT_EQ(e.kind(), ErrorKind::kPlugin);
   EXPECT_EQ(e.span().filename, (dir_ / "manifest.yaml").string());
   EXPECT_EQ(e.span().begin_line, 1);
@@ -139,26 +139,26 @@ TEST_F(ManifestTest, MissingFieldIsNamed) {
 }
 
 TEST_F(ManifestTest, IllTypedFieldPointsAtItsLine) {
-  Error e = ParseError("name: a\nkind: pass\nversion: 1.0\nabi: 3\nlibrary: liba.so\nprovides: A\n");
+  Error e = ParseError("name: a\nkind: pass\nversion: 1.0\nabi: 4\nlibrary: liba.so\nprovides: A\n");
   EXPECT_EQ(e.span().begin_line, 6);
   EXPECT_EQ(e.span().begin_col, 11);
   EXPECT_TRUE(Contains(e.message(), "manifest field 'provides' must be a list such as [A, B], not the scalar 'A'"));
 }
 
 TEST_F(ManifestTest, ListEntriesMustBeNames) {
-  Error e = ParseError("name: a\nkind: pass\nversion: 1.0\nabi: 3\nlibrary: liba.so\nprovides:\n  - [A, B]\n");
+  Error e = ParseError("name: a\nkind: pass\nversion: 1.0\nabi: 4\nlibrary: liba.so\nprovides:\n  - [A, B]\n");
   EXPECT_EQ(e.span().begin_line, 7);
   EXPECT_TRUE(Contains(e.message(), "every entry of manifest field 'provides' must be a name, not a list"));
 }
 
 TEST_F(ManifestTest, UnknownKindListsTheKinds) {
-  Error e = ParseError("name: a\nkind: optimizer\nversion: 1.0\nabi: 3\nlibrary: liba.so\nprovides: [A]\n");
+  Error e = ParseError("name: a\nkind: optimizer\nversion: 1.0\nabi: 4\nlibrary: liba.so\nprovides: [A]\n");
   EXPECT_EQ(e.span().begin_line, 2);
   EXPECT_TRUE(Contains(e.message(), "unknown plugin kind 'optimizer'; kind is one of pass, backend, kernel, comm"));
 }
 
 TEST_F(ManifestTest, UnknownFieldIsRejected) {
-  Error e = ParseError("name: a\nkind: pass\nversion: 1.0\nabi: 3\nlibrary: liba.so\nprovides: [A]\nrequire: [b]\n");
+  Error e = ParseError("name: a\nkind: pass\nversion: 1.0\nabi: 4\nlibrary: liba.so\nprovides: [A]\nrequire: [b]\n");
   EXPECT_EQ(e.span().begin_line, 7);
   EXPECT_TRUE(Contains(e.message(), "unknown manifest field 'require'"));
 }
@@ -169,7 +169,7 @@ TEST_F(ManifestTest, AbiMismatchInManifestNamesBothVersions) {
   EXPECT_EQ(e.kind(), ErrorKind::kPlugin);
   EXPECT_EQ(e.span().filename, file.string());
   EXPECT_EQ(e.span().begin_line, 4);
-  EXPECT_TRUE(Contains(e.message(), "the manifest declares plugin ABI 1 but this PyPTO (0.1.0) has plugin ABI 3; "
+  EXPECT_TRUE(Contains(e.message(), "the manifest declares plugin ABI 1 but this PyPTO (0.1.0) has plugin ABI 4; "
                                     "rebuild the plugin against this PyPTO"));
 }
 
@@ -180,13 +180,13 @@ TEST_F(ManifestTest, AbiMustBeAnInteger) {
 }
 
 TEST_F(ManifestTest, LibraryIsAFileName) {
-  Error e = ParseError("name: a\nkind: pass\nversion: 1.0\nabi: 3\nlibrary: ../lib/liba.so\nprovides: [A]\n");
+  Error e = ParseError("name: a\nkind: pass\nversion: 1.0\nabi: 4\nlibrary: ../lib/liba.so\nprovides: [A]\n");
   EXPECT_EQ(e.span().begin_line, 5);
   EXPECT_TRUE(Contains(e.message(), "must be a file name in the manifest's folder, not the path '../lib/liba.so'"));
 }
 
 TEST_F(ManifestTest, EmptyFieldIsRejected) {
-  Error e = ParseError("name:\nkind: pass\nversion: 1.0\nabi: 3\nlibrary: liba.so\nprovides: [A]\n");
+  Error e = ParseError("name:\nkind: pass\nversion: 1.0\nabi: 4\nlibrary: liba.so\nprovides: [A]\n");
   EXPECT_TRUE(Contains(e.message(), "manifest field 'name' must be a non-empty text, not nothing"));
 }
 
@@ -204,7 +204,7 @@ TEST_F(ManifestTest, MissingFileIsAnIOError) {
 
 TEST_F(ManifestTest, FindManifestsSearchesFolderAndSubfolders) {
   fs::create_directories(dir_ / "sub" / "deeper" / "deepest");
-  const char* body = "kind: pass\nversion: 1.0\nabi: 3\nlibrary: lib.so\nprovides: []\n";
+  const char* body = "kind: pass\nversion: 1.0\nabi: 4\nlibrary: lib.so\nprovides: []\n";
   std::ofstream(dir_ / "manifest.yaml") << "name: top\n" << body;
   std::ofstream(dir_ / "sub" / "manifest.yaml") << "name: sub\n" << body;
   // Two levels down is out of reach.

@@ -231,14 +231,14 @@ TEST(PluginErrors, AbiMismatchInTheLibraryIsCaughtBeforeRegistration) {
   Error e = LoadBroken("abi_struct", "fixture_abi_struct", "FixtureAbiStruct");
   EXPECT_TRUE(Contains(e.message(), "library " + (kFixtures / "broken/abi_struct/libfixture_abi_struct.so").string() +
                                         " was built for plugin ABI " + std::to_string(PYPTO_PLUGIN_ABI_VERSION + 1000) +
-                                        " but this PyPTO (0.1.0) has plugin ABI 3; "
+                                        " but this PyPTO (0.1.0) has plugin ABI 4; "
                                         "rebuild the plugin against this PyPTO"));
 }
 
 TEST(PluginErrors, AbiMismatchInTheManifest) {
   Error e = LoadBroken("abi_manifest", "fixture_abi_manifest", "FixtureAbiManifest");
   EXPECT_EQ(e.span().begin_line, 4);
-  EXPECT_TRUE(Contains(e.message(), "the manifest declares plugin ABI 1 but this PyPTO (0.1.0) has plugin ABI 3"));
+  EXPECT_TRUE(Contains(e.message(), "the manifest declares plugin ABI 1 but this PyPTO (0.1.0) has plugin ABI 4"));
 }
 
 TEST(PluginErrors, MalformedManifest) {

@@ -10,7 +10,8 @@ from example_scripts import DISTRIBUTED_EXAMPLES, example_id
 def test_the_distributed_examples_are_there():
     names = [p.stem for p in DISTRIBUTED_EXAMPLES]
     assert names == ["01_hello_rank", "02_programming_model", "03_window_buffer", "04_barrier",
-                     "05_remote_load_store", "06_put_get", "07_dynamic_rank_count", "08_data_parallel_mlp"]
+                     "05_remote_load_store", "06_put_get", "07_dynamic_rank_count", "08_data_parallel_mlp",
+                     "09_defer_wait"]
 
 
 @pytest.mark.parametrize("ranks", [2, 3, 4])

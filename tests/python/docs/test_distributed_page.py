@@ -34,7 +34,12 @@ def test_the_page_kernels_lower(tmp_path, monkeypatch):
         assert "pld.DistributedTensor[" in text, name
     text = ir.as_python(page.barrier_once.lower())
     assert "pld.system.notify(" in text and "pld.system.wait(" in text
+    text = ir.as_python(page.shift_dev.lower())
+    assert "pld.system.defer_wait(" in text and "deps=[arrived]" in text
     assert page.offset_all.kind == "host" and page.offset_row_dev.kind == "orchestration"
+    assert "rt.dispatch('offset_row_dev', r, " in page.offset_all.compile().source
+    source = page.two_domains.compile().source
+    assert "rt.comm_domain('comm_d0', [0, 1])" in source and "rt.comm_domain('comm_d1', [1, 2])" in source
 
 
 def test_links_resolve():

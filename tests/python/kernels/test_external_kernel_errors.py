@@ -213,7 +213,7 @@ def test_a_source_that_does_not_compile_names_its_file_and_line():
 def write_kernel_plugin(folder, kernels_yaml: str):
     folder.mkdir()
     (folder / "k.cpp").write_text("// a kernel\n")
-    (folder / "manifest.yaml").write_text("name: bad\nkind: kernel\nversion: 0.1.0\nabi: 3\nkernels:\n" +
+    (folder / "manifest.yaml").write_text("name: bad\nkind: kernel\nversion: 0.1.0\nabi: 4\nkernels:\n" +
                                           textwrap.dedent(kernels_yaml))
     return folder / "manifest.yaml"
 

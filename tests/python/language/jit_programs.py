@@ -117,8 +117,7 @@ add_program = StandIn(_add_program)
 
 
 def _host_main(a: pl.Tensor, out: pl.Out[pl.Tensor]):
-    r = add_program(a, a, out)
-    return r
+    add_program(a, a, out, device=0)
 
 
 host_main = StandIn(_host_main, "host")

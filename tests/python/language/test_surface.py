@@ -3,7 +3,7 @@
 import pytest
 
 import pypto.language as pl
-from pypto.language._ops import COMM_OPS
+from pypto.language._ops import COMM_OPS, HOST_OPS
 from pypto import ir, ops
 
 
@@ -52,16 +52,18 @@ def test_dynamic_is_one_dimension_per_call():
 
 
 def test_op_namespaces_cover_the_registry():
-    """Every op is reached through pl.<namespace>, except the distributed ones, which are pld.<namespace>'s."""
+    """Every op is reached through pl.<namespace>, except the distributed ones (kernels' and host orchestrators'),
+    which are pld.<namespace>'s."""
     import pypto.language.distributed as pld
     for opdef in ops.list_ops():
         ns, _, short = opdef.name.partition(".")
         if ns in ("tensor", "tile", "system", "array"):
-            module, other = (pld, pl) if opdef.name in COMM_OPS else (pl, pld)
+            distributed = opdef.name in COMM_OPS | HOST_OPS
+            module, other = (pld, pl) if distributed else (pl, pld)
             fn = getattr(getattr(module, ns), short)
             assert fn.op_name == opdef.name
             assert fn.signature == opdef.signature
-            assert getattr(getattr(other, ns, None), short, None) is None or opdef.name not in COMM_OPS
+            assert getattr(getattr(other, ns, None), short, None) is None or not distributed
 
 
 def test_ops_cannot_run_outside_a_kernel():

@@ -32,7 +32,11 @@ enum class Placement {
   kAnywhere,
   kInCoreOnly,         // InCore/AIC/AIV/Group functions and InCore scopes
   kOrchestrationOnly,  // never inside InCore code
+  kHostOnly,           // a @pl.jit.host orchestrator (a function of level HOST, role Orchestrator) only
+  kInCoreOrHost,       // InCore code (a kernel's composite form) or a host orchestrator (the host builtin)
 };
+// A @pl.jit.host orchestrator: it runs on the host of every rank and dispatches chip programs.
+bool IsHostOrchestrator(const ir::Function& function);
 const char* PlacementName(Placement p);
 
 // How an op uses one of its positional arguments.

@@ -28,8 +28,9 @@
 // virtual functions (Pass, Backend, comm::Engine, PluginRegistrar, IR node
 // classes, Diagnostic). 2: PluginRegistrar::AddBackend, the Backend interface,
 // and Diagnostic's severity and fix fields. 3: plugins of kind `comm`:
-// PluginRegistrar::AddCommEngine and the comm::Engine interface.
-#define PYPTO_PLUGIN_ABI_VERSION 3
+// PluginRegistrar::AddCommEngine and the comm::Engine interface. 4: comm
+// domains (Engine::DoCreateDomain; DoAllocWindow and DoAllGather take a domain).
+#define PYPTO_PLUGIN_ABI_VERSION 4
 #define PYPTO_PLUGIN_ENTRY_SYMBOL "pypto_plugin_entry"
 
 namespace pypto::plugin {

@@ -32,7 +32,16 @@ extern "C" {
 PYPTO_RT_API int32_t pypto_comm_rank(void);
 PYPTO_RT_API int32_t pypto_comm_world_size(void);
 
-/* Writes `rows` rows of `row_bytes` bytes from `src` (rows src_row_stride_bytes
+/* This rank's position in (its domain rank), and the rank count of, the comm domain of the window
+ * containing `window_address` (pld.rank / pld.nranks of pld.get_comm_ctx(window)). Inside a domain
+ * ranks are dense: in the domain of world ranks {1, 2}, world rank 1 is domain rank 0. -1 when no
+ * engine runs or the address lies in no window of this rank. */
+PYPTO_RT_API int32_t pypto_comm_domain_rank(const void* window_address);
+PYPTO_RT_API int32_t pypto_comm_domain_size(const void* window_address);
+
+/* Peers are domain ranks of the comm domain of the window addressed.
+ *
+ * Writes `rows` rows of `row_bytes` bytes from `src` (rows src_row_stride_bytes
  * apart) to `peer`'s window at the offset of `window_dst` (rows
  * dst_row_stride_bytes apart). atomic ADD accumulates elementwise in `dtype`
  * (a pypto DataType code, core/include/pypto/ir/dtype.h): FP32, FP16, BF16,
@@ -51,9 +60,22 @@ PYPTO_RT_API const char* pypto_comm_notify(int32_t peer, int32_t* window_cell, i
  * at the wait's offsets. */
 PYPTO_RT_API const char* pypto_comm_wait(const PyptoRtTensorDesc* signal, const int32_t* cell, int32_t expected,
                                          int32_t cmp);
+/* pld.system.defer_wait: registers "this rank's `cell` >= expected" with the task runtime and returns
+ * at once, freeing the core. The calling kernel's task completes, and releases its dependents, only once
+ * every condition it registered holds (after the acquire a wait gives); the runtime polls them off the
+ * cores. A condition that still does not hold at the wait timeout, or when another rank's wait timed
+ * out, fails the run with a timed-out wait's report, at source_file:source_line. expected lies in
+ * [0, INT32_MAX]. Only a kernel the runtime runs may call it; a task holds at most
+ * PYPTO_COMM_MAX_DEFERRED_CONDITIONS conditions, and at most PYPTO_COMM_MAX_DEFERRED_TASKS tasks are
+ * deferred at once. */
+#define PYPTO_COMM_MAX_DEFERRED_CONDITIONS 64
+#define PYPTO_COMM_MAX_DEFERRED_TASKS 64
+PYPTO_RT_API const char* pypto_comm_defer_wait(const PyptoRtTensorDesc* signal, const int32_t* cell, int32_t expected,
+                                               const char* source_file, int32_t source_line);
 
-/* Collectives on whole windows, every rank of the world calling the same one (the InCore composite
- * form of pld.tensor.*; host builtins run the same code). Tensors are window descriptors except
+/* Collectives on whole windows, every rank of the windows' comm domain calling the same one (the
+ * InCore composite form of pld.tensor.*; host builtins run the same code). All window operands of a
+ * call must be in one domain; NR, rows and roots count its ranks. Tensors are window descriptors except
  * `mine`/`stage`, which may be any local tensor. Signal windows (INT32) follow the self-clearing
  * credit-barrier protocol and are all zero again when the call returns: mesh allreduce, barrier,
  * broadcast, allgather, reduce_scatter, all_to_all take [NR, 1] (row = the sender); ring allreduce
@@ -69,6 +91,14 @@ PYPTO_RT_API const char* pypto_comm_reduce_scatter(const PyptoRtTensorDesc* data
                                                    int32_t op);
 PYPTO_RT_API const char* pypto_comm_all_to_all(const PyptoRtTensorDesc* stage, const PyptoRtTensorDesc* out,
                                                const PyptoRtTensorDesc* signal);
+/* Variable counts: `input` (any local tensor) and the window `target` are [NR*MAX_RECV, SIZE];
+ * block d of input (MAX_RECV rows from row d*MAX_RECV) goes whole to block `me` of rank d's
+ * target, and min(send_counts[d], MAX_RECV) is set into rank d's recv_counts[me]. send_counts:
+ * INT32 [NR] or [NR, 1], any local tensor; recv_counts: INT32 window [NR, 1]; signal [NR, 1]. */
+PYPTO_RT_API const char* pypto_comm_all_to_all_v(const PyptoRtTensorDesc* input, const PyptoRtTensorDesc* target,
+                                                 const PyptoRtTensorDesc* signal,
+                                                 const PyptoRtTensorDesc* send_counts,
+                                                 const PyptoRtTensorDesc* recv_counts);
 
 #ifdef __cplusplus
 }

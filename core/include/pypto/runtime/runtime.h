@@ -108,6 +108,23 @@ struct RuntimeOptions {
   std::function<void(void* core_state, CoreCounters& out)> end_counting;
 };
 
+// A condition a running task's kernel hands the runtime (pld.system.defer_wait): the task does not
+// complete when its kernels return, but once every condition it registered holds. Its core is free
+// meanwhile; its dependents wait.
+struct DeferredCondition {
+  // Polled off the cores, by the runtime's poller thread, until it returns true. It throws (a
+  // pypto::Error) once it never will, past its deadline say: the task then fails like a kernel
+  // that faulted in `instruction` at file:line, with the exception's text.
+  std::function<bool()> holds;
+  std::string instruction;
+  std::string file;
+  int32_t line = 0;
+};
+
+// The scheduler's table of deferred conditions: per task, and tasks deferred at once.
+inline constexpr size_t kMaxDeferredConditions = 64;
+inline constexpr size_t kMaxDeferredTasks = 64;
+
 // Where and how one block ran; kept per task for tests and traces.
 struct BlockRecord {
   int32_t block_idx = 0;
@@ -170,6 +187,7 @@ class Runtime {
   class LaneThread;
 
  private:
+  friend void DeferCurrentTask(DeferredCondition condition);
   // (scope instance, iteration) of every open parallel scope, outermost first.
   using ParallelPath = std::vector<std::pair<int64_t, int64_t>>;
   struct Access {
@@ -221,6 +239,13 @@ class Runtime {
   void WakeWorkers(int blocks);
   void CompleteTask(Task* task);
   void FinishBlock(Task* task);
+  // DeferCurrentTask for `task`, whose kernel runs now.
+  void Defer(Task* task, DeferredCondition condition);
+  // The poller thread: completes deferred tasks as their conditions come to hold.
+  void PollerLoop();
+  // Polls every deferred task's conditions once, with `lock` released meanwhile, and completes the
+  // tasks done (or failed, or cancelled by a fault). Whether any was.
+  bool PollDeferred(std::unique_lock<std::mutex>& lock);
   void DrainReady();
   int FreeCluster() const;
   int FreeClusters() const;
@@ -289,6 +314,13 @@ class Runtime {
   std::shared_ptr<const ParallelPath> parallel_path_ = std::make_shared<const ParallelPath>();
   std::unique_ptr<Fault> fault_;
   std::atomic<bool> run_faulted_{false};
+  // Deferred completion (pld.system.defer_wait), under mu_: the tasks whose blocks all finished
+  // while conditions were left, and how many unfinished tasks registered any (kMaxDeferredTasks).
+  std::vector<Task*> deferred_;
+  size_t deferring_ = 0;
+  bool poll_now_ = false;  // a task was deferred, or a fault cancels them: poll without the pause
+  std::condition_variable poll_cv_;
+  std::thread poller_;  // started by the first deferred task
   bool run_open_ = false;
   std::atomic<bool> tracing_{false};
 };
@@ -298,5 +330,11 @@ class Runtime {
 // helpers a kernel calls (the simulator's pypto_sim_current_core) find their
 // core without the kernel passing it along.
 void* CurrentCoreState();
+
+// Registers `condition` for the task whose kernel the calling thread runs, unless it holds already
+// (it is polled once first; what that throws propagates). A ValueError outside a
+// kernel, past kMaxDeferredConditions for the task, or when kMaxDeferredTasks unfinished tasks
+// registered conditions already.
+void DeferCurrentTask(DeferredCondition condition);
 
 }  // namespace pypto::runtime

@@ -255,8 +255,7 @@ class _JitProgram:
         if not _is_jit_function(obj):
             return None
         name = obj.fn.__name__
-        caller_is_host = caller.spec.level == ir.Level.HOST and caller.spec.role == ir.Role.Orchestrator
-        if obj.kind == "orchestration" and not caller_is_host:
+        if obj.kind == "orchestration":
             raise caller.err(node, f"'{name}' is a @pl.jit entry; a @pl.jit function does not call another one",
                              f"make '{name}' a sub-function: @pl.jit.incore, @pl.jit.inline or @pl.jit.opaque",
                              ParseTypeError)
@@ -315,8 +314,8 @@ def parse_jit(entry, *, param_types: dict[str, ir.Type], scalar_values: dict[str
     ``.options``). Bare ``pl.Tensor`` parameters take their types from ``param_types``; parameters
     named in ``scalar_values`` become constants of those values. Sub-functions (``@pl.jit.incore``,
     ``.opaque``) called by name are parsed with the argument types of their call and added to the
-    program; ``@pl.jit.inline`` ones are spliced into the caller. Only a ``@pl.jit.host`` entry
-    reaches other ``@pl.jit`` (orchestration) functions.
+    program; ``@pl.jit.inline`` ones are spliced into the caller. A ``@pl.jit.host`` entry dispatches
+    ``@pl.jit`` (orchestration) functions by name (``system.dispatch``); they are compiled on their own.
     """
     jit = _JitProgram()
     src = Source.of_object(entry.fn)

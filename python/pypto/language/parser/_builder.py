@@ -29,6 +29,7 @@ from pypto.language.errors import (
     ParseValueError,
     PlacementError,
 )
+from pypto.language.parser import _defer_wait
 from pypto.language.parser._ast_util import intrinsic_call, is_docstring, return_values
 from pypto.language.parser._control import ControlFlowMixin
 from pypto.language.parser._external import ExternalMixin, is_external
@@ -71,6 +72,12 @@ BUILTIN_HINTS = {
 
 # Calls the parser evaluates as Python: they build constants, types and options, not IR.
 STATIC_CALLABLES = (INTRINSICS["const"], INTRINSICS["split"], T.dynamic, T.TensorView, T.TileView, T.MemRef, float)
+
+
+def _is_host(spec: FunctionSpec) -> bool:
+    """A @pl.jit.host orchestrator: the host plane, where window buffers are allocated and chip programs
+    dispatched."""
+    return spec.level == ir.Level.HOST and spec.role == ir.Role.Orchestrator
 
 
 def _is_builtin(fn: Any) -> bool:
@@ -122,7 +129,7 @@ class FunctionParser(ControlFlowMixin, ExternalMixin):
         self.name = name or node.name
         self.env: dict[str, Any] = {}
         self.blocks: list[list] = []
-        self.plane = self._plane_of(spec.func_type)
+        self.plane = "host" if _is_host(spec) else self._plane_of(spec.func_type)
         self.loops: list[Loop] = []
         self.memrefs: dict[str, ir.MemRef] = {}
         self.return_types: list[ir.Type] | None = None
@@ -523,9 +530,13 @@ class FunctionParser(ControlFlowMixin, ExternalMixin):
         if tname == "ArrayType":
             idx = self.expr(node.slice)
             return self.make_op("array.get_element", [base, idx], {}, node)
+        if self.plane == "host" and tname == "TensorType" and not isinstance(node.slice, (ast.Slice, ast.Tuple)):
+            return self.make_op("tensor.rank_slice", [base, self.expr(node.slice, "a rank")], {}, node)
         if tname in ("TensorType", "TileType"):
             shape, offset = self.window(base, node.slice, node)
             op = "tensor.slice" if tname == "TensorType" else "tile.slice"
+            if self.plane == "host":
+                op = "tensor.host_slice"
             return self.make_op(op, [base, shape, offset], {}, node)
         raise self.err(node, f"cannot subscript a {describe(base.type)}", cls=ParseTypeError)
 
@@ -580,6 +591,8 @@ class FunctionParser(ControlFlowMixin, ExternalMixin):
         fn = self.static(func)
         if any(k.arg is None for k in node.keywords) and not isinstance(fn, (OpFunction,)):
             raise self.err(node, "**kwargs are only accepted by op calls", cls=ParseSyntaxError)
+        if isinstance(fn, OpFunction) and fn.op_name == "tensor.alloc_window_buffer":
+            return self.alloc_window_buffer(node)
         if isinstance(fn, OpFunction):
             args = [self.value(a) for a in node.args]
             kwargs = self.kwargs(node)
@@ -601,6 +614,8 @@ class FunctionParser(ControlFlowMixin, ExternalMixin):
             callee = Callee(fn.name, [p.type for p in fn.params], [p.name_hint for p in fn.params],
                             list(fn.return_types), list(fn.params))
             return self.call_function(callee, node)
+        if self.plane == "host" and hasattr(fn, "kind") and hasattr(fn, "fn"):
+            return self.host_dispatch(fn, node)
         if self.ctx.discover is not None and hasattr(fn, "kind") and hasattr(fn, "fn"):
             if node.keywords:
                 raise self.err(node, f"calls of '{fn.fn.__name__}' take positional arguments only",
@@ -661,8 +676,17 @@ class FunctionParser(ControlFlowMixin, ExternalMixin):
         if self.plane == "any" or not ops.exists(op_name):
             return
         placement = ops.get(op_name).placement
+        if self.plane == "host":
+            self.check_host_placement(op_name, placement, node)
+            return
+        if placement == "host orchestrator only":
+            raise self.err(node, f"'{op_name}' belongs to the @pl.jit.host orchestrator, not to a "
+                           f"{'kernel' if self.plane == 'incore' else 'chip program'}",
+                           "allocate window buffers and views in the @pl.jit.host orchestrator and pass them in; "
+                           "kernels get the rank and rank count from pld.rank / pld.nranks(pld.get_comm_ctx(window))",
+                           PlacementError)
         ns = op_name.split(".")[0]
-        if self.plane == "control" and placement == "InCore code only":
+        if self.plane == "control" and placement in ("InCore code only", "InCore code or host orchestrator"):
             if ns == "tile":
                 raise self.err(node, f"tile op '{op_name}' on the control plane: tiles live in on-chip memory, "
                                "which only InCore code has",
@@ -678,7 +702,80 @@ class FunctionParser(ControlFlowMixin, ExternalMixin):
                            "create the tensor in the orchestration function and pass it in as pl.Out[...]; "
                            "use pl.tile.create for an on-chip buffer", PlacementError)
 
+    def check_host_placement(self, op_name: str, placement: str, node) -> None:
+        """A host orchestrator allocates windows, dispatches chip programs and runs host collectives; the compute
+        belongs to the chip programs it dispatches."""
+        if placement in ("host orchestrator only", "InCore code or host orchestrator", "anywhere"):
+            return
+        raise self.err(node, f"'{op_name}' in the @pl.jit.host orchestrator: the host allocates window buffers, "
+                       "dispatches chip programs and runs host collectives; computing is the chip programs' job",
+                       "move it into a @pl.jit chip program (or a kernel it calls) and dispatch that with device=r",
+                       PlacementError)
+
+    def alloc_window_buffer(self, node: ast.Call) -> ir.Expr:
+        """``pld.alloc_window_buffer(nbytes)``, or ``([d0, d1], dtype=pl.FP32)``: the shape form is its bytes."""
+        self.check_placement("tensor.alloc_window_buffer", node)
+        call_attrs = {k.arg: k for k in node.keywords}.get("attrs")
+        names = [k.arg for k in node.keywords if k.arg != "attrs"]
+        if "name" in names:
+            raise self.err(node, "pld.alloc_window_buffer takes no name=: the buffer is named by the variable it is "
+                           "assigned to", "write buf = pld.alloc_window_buffer(nbytes)", ParseTypeError)
+        if len(node.args) != 1 or any(n != "dtype" for n in names):
+            raise self.err(node, "pld.alloc_window_buffer takes a size in bytes, or a shape list and dtype=",
+                           "pld.alloc_window_buffer(4096) or pld.alloc_window_buffer([NR, 1], dtype=pl.INT32)",
+                           ParseTypeError)
+        kwargs = self.kwargs(node)
+        kwargs.pop("attrs", None)
+        size_node = node.args[0]
+        if isinstance(size_node, (ast.List, ast.Tuple)):
+            size = self.window_buffer_bytes(size_node, kwargs.get("dtype"), node)
+        elif "dtype" in kwargs:
+            raise self.err(node, "pld.alloc_window_buffer(nbytes, dtype=...): a size in bytes takes no dtype",
+                           "pass a shape list with the dtype, or the bytes alone", ParseTypeError)
+        else:
+            size = self.value(size_node)
+        call = self.make_op("tensor.alloc_window_buffer", [size], {}, node, node.args)
+        if call_attrs is None:
+            return call
+        attrs = {key: self.normalize_attr(v, call_attrs.value) for key, v in self.static(call_attrs.value).items()}
+        return ir.Call(call.op, call.args, call.kwargs, attrs, type=call.type, span=call.span)
+
+    def window_buffer_bytes(self, dims_node: ast.AST, dtype: Any, node) -> Any:
+        if not isinstance(dtype, ir.DataType):
+            raise self.err(node, "pld.alloc_window_buffer([dims], dtype=...) needs the element dtype",
+                           "e.g. pld.alloc_window_buffer([NR, 1], dtype=pl.INT32)", ParseTypeError)
+        size: Any = dtype.bits // 8
+        for dim in dims_node.elts:
+            size = self.product(size, self.value(dim), node)
+        return size
+
+    def product(self, a: Any, b: Any, node) -> Any:
+        if is_number(a) and is_number(b):
+            return a * b
+        lhs, rhs = self.scalar_operands(a, b, node)
+        return self.checked(node, lambda: ir.BinaryExpr(ir.BinaryOp.Mul, lhs, rhs, span=self.span(node)))
+
+    def host_dispatch(self, program: Any, node: ast.Call) -> ir.Expr:
+        """``prog(*args, device=r)`` in a host orchestrator: run chip program ``prog`` on device r."""
+        name = program.fn.__name__
+        if program.kind != "orchestration":
+            raise self.err(node, f"'{name}' is a @pl.jit.{program.kind} kernel; a host orchestrator dispatches @pl.jit "
+                           "chip programs, which call the kernels",
+                           f"wrap '{name}' in a @pl.jit function and dispatch that with device=r", ParseTypeError)
+        keywords = {k.arg: k for k in node.keywords}
+        if set(keywords) != {"device"}:
+            extra = sorted(k for k in keywords if k != "device")
+            raise self.err(node, f"'{name}(...)' in a host orchestrator takes its arguments by position and device=r"
+                           + (f", not {', '.join(extra)}=" if extra else ""),
+                           f"write {name}(..., device=r) inside `for r in pl.range(pld.world_size()):`",
+                           ParseTypeError)
+        device = self.expr(keywords["device"].value, "device=")
+        args = [self.value(a) for a in node.args]
+        return self.make_op("system.dispatch", [device, *args], {"program": name}, node)
+
     def make_op(self, op_name: str, args: list, kwargs: dict, node, arg_nodes=None) -> ir.Expr:
+        if op_name == "system.defer_wait":
+            _defer_wait.check_site(self, node)
         self.check_placement(op_name, node)
         if op_name == "tile.load":
             target = kwargs.get("target_memory")

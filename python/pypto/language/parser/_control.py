@@ -10,6 +10,7 @@ from pypto import ir
 from pypto.language._dsl import INTRINSICS as I
 from pypto.language._dsl import Intrinsic
 from pypto.language.errors import ParseSyntaxError, ParseTypeError, ParseValueError, PlacementError
+from pypto.language.parser import _defer_wait
 from pypto.language.parser._ast_util import assigned_names, intrinsic_call, ordered_union, terminates, yield_target
 from pypto.language.parser._values import (Loop, SplitOption, describe, is_number, is_task_id, is_task_id_or_array,
                                            same_kind_and_dtype)
@@ -22,6 +23,11 @@ LOOP_KINDS = {
 
 
 class ControlFlowMixin:
+    # The pl.at / pl.spmd / pl.cluster region being parsed (pld.system.defer_wait's contract), and the
+    # defer_waits of a @pl.program function outside any region.
+    task_region: _defer_wait.TaskRegion | None = None
+    program_defer_waits: int = 0
+
     # ------------------------------------------------------------------ if
     def condition(self, node) -> ir.Expr:
         cond = self.expr(node, "a condition")
@@ -421,10 +427,17 @@ class ControlFlowMixin:
                            "bind the scope's task id: `with pl.spmd(n, deps=[...]) as tid:`", ParseTypeError)
         saved = self.plane
         self.plane = plane if self.plane != "any" else "any"
+        region = _defer_wait.TaskRegion(node, fn.name, scope.get("level", ir.Level.CORE_GROUP) if fn.name == "at"
+                                        else None, kw.get("allow_early_resolve"), scope.get("split"),
+                                        self.task_region)
+        self.task_region = region
         try:
             stmts = self.stmts(node.body)
         finally:
             self.plane = saved
+            self.task_region = region.outer
+        if region.defer_waits:
+            _defer_wait.check_region(self, region)
         task_id = None
         if tid_name is not None:
             task_id = ir.Var(tid_name, ir.ScalarType(ir.DataType.TASK_ID), span=self.span(item.optional_vars))

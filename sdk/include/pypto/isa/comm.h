@@ -36,7 +36,31 @@ inline bool ContiguousRows(const GT& gt, const char* instruction, Loc loc) {
                "row-major region", instruction, loc);
 }
 
+// The window address a comm context (pld.get_comm_ctx(window)) holds.
+inline const void* ContextAddress(int64_t ctx) {
+  return reinterpret_cast<const void*>(static_cast<__INTPTR_TYPE__>(ctx));
+}
+
+inline int32_t DomainQuery(int32_t value, const char* instruction, Loc loc) {
+  if (value < 0) {
+    Check("the comm context is not the address of a window buffer of this rank (or no comm engine runs); pass "
+          "pld.get_comm_ctx(dt) of a pld.DistributedTensor", instruction, loc);
+  }
+  return value;
+}
+
 }  // namespace comm_detail
+
+// pld.rank(ctx) / pld.nranks(ctx): this rank's position in, and the rank count of, the comm domain of the
+// window whose address is `ctx`. Ranks inside a domain are dense: in the domain of world ranks {1, 2}, world
+// rank 1 is rank 0. Peers of the transfers and signals below are such domain ranks.
+inline int32_t COMM_RANK(int64_t ctx, Loc loc = {}) {
+  return comm_detail::DomainQuery(pypto_comm_domain_rank(comm_detail::ContextAddress(ctx)), "pld.rank", loc);
+}
+
+inline int32_t COMM_NRANKS(int64_t ctx, Loc loc = {}) {
+  return comm_detail::DomainQuery(pypto_comm_domain_size(comm_detail::ContextAddress(ctx)), "pld.nranks", loc);
+}
 
 // tile = rank peer's window region (pld.tile.remote_load).
 template <typename TileT, typename GT>
@@ -125,8 +149,19 @@ inline void TWAIT(const PyptoRtTensorDesc& signal, const GT& cell, int32_t expec
   comm_detail::Check(pypto_comm_wait(&signal, cell.data, expected, cmp), "TWAIT", loc);
 }
 
+// Registers "this rank's signal cell >= expected" with the runtime and returns (pld.system.defer_wait):
+// the kernel's task completes once it holds. `source_file` names the user's file for the report of a
+// condition that never holds, which comes after the kernel returned.
+template <typename GT>
+inline void TDEFER_WAIT(const PyptoRtTensorDesc& signal, const GT& cell, int32_t expected, const char* source_file,
+                        Loc loc = {}) {
+  comm_detail::Check(
+      pypto_comm_defer_wait(&signal, cell.data, expected, source_file, static_cast<int32_t>(loc.line)),
+      "TDEFER_WAIT", loc);
+}
+
 // Collectives on whole windows (pld.tensor.allreduce / barrier / broadcast / allgather / reduce_scatter /
-// all_to_all in a kernel): the engine runs the credit-barrier protocol on the signal window.
+// all_to_all / all_to_all_v in a kernel): the engine runs the credit-barrier protocol on the signal window.
 inline void TALLREDUCE(const PyptoRtTensorDesc& data, const PyptoRtTensorDesc& signal, int32_t op, int32_t ring,
                        Loc loc = {}) {
   comm_detail::Check(pypto_comm_allreduce(&data, &signal, op, ring), "TALLREDUCE", loc);
@@ -153,6 +188,14 @@ inline void TREDUCE_SCATTER(const PyptoRtTensorDesc& data, const PyptoRtTensorDe
 inline void TALL_TO_ALL(const PyptoRtTensorDesc& stage, const PyptoRtTensorDesc& out,
                         const PyptoRtTensorDesc& signal, Loc loc = {}) {
   comm_detail::Check(pypto_comm_all_to_all(&stage, &out, &signal), "TALL_TO_ALL", loc);
+}
+
+// pld.tensor.all_to_all_v: whole MAX_RECV-row blocks travel; recv_counts[s] says how many rows of block s count.
+inline void TALL_TO_ALL_V(const PyptoRtTensorDesc& input, const PyptoRtTensorDesc& target,
+                          const PyptoRtTensorDesc& signal, const PyptoRtTensorDesc& send_counts,
+                          const PyptoRtTensorDesc& recv_counts, Loc loc = {}) {
+  comm_detail::Check(pypto_comm_all_to_all_v(&input, &target, &signal, &send_counts, &recv_counts), "TALL_TO_ALL_V",
+                     loc);
 }
 
 }  // namespace pto

@@ -10,31 +10,17 @@
 #include "pypto/comm/registry.h"
 #include "pypto/isa/types.h"
 #include "pypto/runtime/c_api_comm.h"
+#include "comm/mpi/mpi_test_util.h"
 
 using pypto::ir::DataType;
 using pypto::testing::Contains;
 namespace comm = pypto::comm;
+using pypto::testing::mpi::E;
+using pypto::testing::mpi::Me;
+using pypto::testing::mpi::N;
+using pypto::testing::mpi::Desc;
 
 namespace {
-
-comm::Engine& E() { return *comm::Active(); }
-int Me() { return E().Rank(); }
-int N() { return E().WorldSize(); }
-
-// A row-major descriptor of `data`.
-PyptoRtTensorDesc Desc(void* data, std::vector<int64_t> shape, DataType dtype) {
-  PyptoRtTensorDesc d{};
-  d.data = data;
-  d.ndim = static_cast<int32_t>(shape.size());
-  d.dtype = static_cast<int32_t>(dtype.code());
-  int64_t stride = 1;
-  for (int i = d.ndim - 1; i >= 0; --i) {
-    d.shape[i] = shape[i];
-    d.strides[i] = stride;
-    stride *= shape[i];
-  }
-  return d;
-}
 
 struct Windows {
   Windows(int64_t data_bytes, int64_t signal_cells)

@@ -30,8 +30,10 @@ def copy_row_dev(x: pl.Tensor[[1, W], pl.FP32], y: pl.Out[pl.Tensor[[1, W], pl.F
 @pl.jit.host
 def copy_rows(x: pl.Tensor[[NR, 1, W], pl.FP32], y: pl.Out[pl.Tensor[[NR, 1, W], pl.FP32]]):
     for r in pl.range(pld.world_size()):
-        row = x[r] if r != 1 else x[r][:, : W // 2]     # rank 1 gets half a row
-        copy_row_dev(row, y[r], device=r)
+        if r == 1:
+            copy_row_dev(x[r][:, : W // 2], y[r], device=r)     # rank 1 gets half a row
+        else:
+            copy_row_dev(x[r], y[r], device=r)
 
 
 def main() -> None:

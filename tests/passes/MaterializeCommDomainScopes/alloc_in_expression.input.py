@@ -1,0 +1,12 @@
+# pypto.program: inline
+import pypto.language as pl
+import pypto.language.distributed as pld
+
+NR = pl.dynamic("NR")
+
+@pl.program
+class inline:
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def inline(self, x: pl.Tensor[[NR, 1, 64], pl.FP32]):
+        for r in pl.range(0, pld.system.world_size(), 1):
+            pld.system.dispatch(r, pld.tensor.rank_slice(x, r), pld.tensor.window(pld.tensor.alloc_window_buffer(256), [1, 64], dtype=pl.FP32), program="publish_dev")

@@ -1,0 +1,20 @@
+# pypto.program: grad_sum
+import pypto.language as pl
+import pypto.language.distributed as pld
+
+NR = pl.dynamic("NR")
+
+@pl.program
+class grad_sum:
+    @pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)
+    def grad_sum(self, g: pl.Tensor[[NR, 1, 64], pl.FP32], out: pl.Out[pl.Tensor[[NR, 1, 64], pl.FP32]]):
+        gbuf: pld.DistributedTensor[[256], pl.UINT8] = pld.tensor.alloc_window_buffer(256, attrs={"comm_domain": "comm_d0"})
+        for r in pl.range(0, pld.system.world_size(), 1):
+            pld.system.dispatch(r, pld.tensor.rank_slice(g, r), pld.tensor.window(gbuf, [1, 64], dtype=pl.FP32), program="publish_dev")
+        gw: pld.DistributedTensor[[1, 64], pl.FP32] = pld.tensor.window(gbuf, [1, 64], dtype=pl.FP32, attrs={"comm_domain": "comm_d0"})
+        gw_signal_ranks: pl.Scalar[pl.INT64] = pld.system.world_size()
+        gw_signal_buffer: pld.DistributedTensor[[pl.const(4, pl.INT64) * gw_signal_ranks * pl.const(4, pl.INT64)], pl.UINT8] = pld.tensor.alloc_window_buffer(pl.const(4, pl.INT64) * gw_signal_ranks * pl.const(4, pl.INT64), attrs={"comm_domain": "comm_d0"})
+        gw_signal: pld.DistributedTensor[[gw_signal_ranks, pl.const(4, pl.INT64)], pl.INT32] = pld.tensor.window(gw_signal_buffer, [gw_signal_ranks, pl.const(4, pl.INT64)], dtype=pl.INT32, attrs={"comm_domain": "comm_d0"})
+        gw_1: pld.DistributedTensor[[1, 64], pl.FP32] = pld.tensor.allreduce(gw, gw_signal, op=0, core_num=4, attrs={"comm_domain": "comm_d0"})
+        for r_1 in pl.range(0, pld.system.world_size(), 1):
+            pld.system.dispatch(r_1, gw_1, pld.tensor.rank_slice(out, r_1), program="collect_dev")

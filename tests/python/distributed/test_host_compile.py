@@ -275,3 +275,39 @@ def test_host_collectives_are_checked_when_compiled():
 
     with pytest.raises(ParseError, match=r"'core_num' applies to mode='mesh' only"):
         ring_blocks.compile(torch.zeros(2, 1, W))
+
+
+@pl.jit.incore
+def stage_counts(x: pl.Tensor[[4, W], pl.FP32], counts: pl.Tensor[[2, 1], pl.INT32],
+                 stage: pl.InOut[pld.DistributedTensor[[4, W], pl.FP32]],
+                 sent: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32]]):
+    pl.store(pl.load(x, [0, 0], [4, W]), [0, 0], stage)
+    return pl.store(pl.load(counts, [0, 0], [2, 1]), [0, 0], sent)
+
+
+@pl.jit
+def stage_counts_dev(x: pl.Tensor[[4, W], pl.FP32], counts: pl.Tensor[[2, 1], pl.INT32],
+                     stage: pl.InOut[pld.DistributedTensor[[4, W], pl.FP32]],
+                     sent: pl.InOut[pld.DistributedTensor[[2, 1], pl.INT32]]):
+    return stage_counts(x, counts, stage, sent)
+
+
+def test_a_host_all_to_all_v_lowers_to_its_builtin():
+    @pl.jit.host
+    def exchange(x: pl.Tensor[[NR, 4, W], pl.FP32], counts: pl.Tensor[[NR, 2, 1], pl.INT32]):
+        stage_buf = pld.alloc_window_buffer([4, W], dtype=pl.FP32)
+        target_buf = pld.alloc_window_buffer([4, W], dtype=pl.FP32)
+        sent_buf = pld.alloc_window_buffer([2, 1], dtype=pl.INT32)
+        recv_buf = pld.alloc_window_buffer([2, 1], dtype=pl.INT32)
+        sig_buf = pld.alloc_window_buffer([2, 1], dtype=pl.INT32)
+        stage = pld.window(stage_buf, [4, W], dtype=pl.FP32)
+        sent = pld.window(sent_buf, [2, 1], dtype=pl.INT32)
+        for r in pl.range(2):
+            stage_counts_dev(x[r], counts[r], stage, sent, device=r)
+        target = pld.tensor.all_to_all_v(stage, pld.window(target_buf, [4, W], dtype=pl.FP32),
+                                         pld.window(sig_buf, [2, 1], dtype=pl.INT32), sent,
+                                         pld.window(recv_buf, [2, 1], dtype=pl.INT32))
+
+    source = exchange.compile(torch.zeros(2, 4, W), torch.zeros(2, 2, 1, dtype=torch.int32)).source
+    assert "rt.builtin('tensor.all_to_all_v', 0, " in source and "rt.builtin('tensor.all_to_all_v', 1, " in source
+    assert "comm_d0 = rt.comm_domain('comm_d0', [0, 1])" in source

@@ -107,7 +107,7 @@ def _tile_ops(program: ir.Program) -> list[str]:
 def test_the_pass_template_generates_its_manifest(template_plugins):
     folder = template_plugins / "fold_tile_identities"
     assert _manifest(folder) == {
-        "name": "fold_tile_identities", "kind": "pass", "version": "0.1.0", "abi": 3,
+        "name": "fold_tile_identities", "kind": "pass", "version": "0.1.0", "abi": 4,
         "library": "libfold_tile_identities.so", "provides": ["FoldTileIdentities"],
         "description": "Removes tile ops that return their operand: x*1, x/1, x-0 (and x+0)"}
     assert (folder / "libfold_tile_identities.so").is_file()
@@ -171,7 +171,7 @@ def test_the_backend_template_generates_its_manifest_with_toolchains(template_pl
     manifest = _manifest(template_plugins / "program_stats")
     assert manifest["kind"] == "backend" and manifest["provides"] == ["program_stats"]
     assert manifest["toolchains"] == {"a2a3": "ascend", "a5": "ascend"}
-    assert manifest["library"] == "libprogram_stats.so" and manifest["abi"] == 3
+    assert manifest["library"] == "libprogram_stats.so" and manifest["abi"] == 4
 
 
 def test_the_backend_reports_ops_and_memory_of_a_real_program(template_plugins, tmp_path):

@@ -98,9 +98,13 @@ static_assert(runtime::kCountedSpaceNames.size() == pto::kNumCountedSpaces);
 
 SimulatedCores::SimulatedCores(const Platform& platform, int clusters) {
   const pto::PerfModel figures = PerfFigures(platform);
+  const double pipe_timeout_s = pto::PipeTimeoutFromEnvironment();
   for (int c = 0; c < clusters; ++c) {
+    pipes_.push_back(std::make_unique<pto::SimPipe>(pipe_timeout_s));
     for (int slot = 0; slot < kCoresPerCluster; ++slot) {
       auto core = std::make_unique<ModelledCore>();
+      core->pipe = pipes_.back().get();
+      core->cluster_member = slot;
       auto assign = [&](pto::TileType t, ir::MemorySpace space) {
         if (!platform.HasSpace(space)) return;
         auto bytes = static_cast<uint64_t>(platform.Capacity(space));
@@ -142,6 +146,10 @@ runtime::RuntimeOptions SimulatedCores::Options() {
   options.end_counting = [](void* state, runtime::CoreCounters& out) {
     static_cast<ModelledCore*>(static_cast<pto::SimCore*>(state))->EndCounting(out);
   };
+  options.begin_cluster = [this](int cluster, const std::string& kernel, uint32_t members) {
+    pipes_[static_cast<size_t>(cluster)]->Begin(kernel, members);
+  };
+  options.end_member = [this](int cluster, int member) { pipes_[static_cast<size_t>(cluster)]->Finish(member); };
   return options;
 }
 
@@ -177,6 +185,7 @@ std::string DescribeSimFault(const pto::SimFault& f) {
              "and their ranges (log of a negative, 0/0, inf-inf)";
     }
     case pto::FaultKind::Comm:
+    case pto::FaultKind::Pipe:
       return f.detail;
     case pto::FaultKind::None:
       break;

@@ -237,6 +237,10 @@ Runtime::Runtime(RuntimeOptions options) {
     begin_counting_ = std::move(options.begin_counting);
     end_counting_ = std::move(options.end_counting);
   }
+  if (options.begin_cluster && options.end_member) {
+    begin_cluster_ = std::move(options.begin_cluster);
+    end_member_ = std::move(options.end_member);
+  }
   cluster_busy_.assign(n, false);
   workers_.reserve(n);
   for (int i = 0; i < n; ++i) workers_.emplace_back([this] { WorkerLoop(); });
@@ -837,12 +841,23 @@ void Runtime::RunBlock(const Block& block, int cluster_id) {
   }
   std::array<PyptoRtCoreContext, 3> contexts;
   std::array<CoreFault, 3> faults;
+  // Each member's core in the cluster (0 the AIC, 1 + lane an AIV lane), and all of them as bits.
+  std::array<int, 3> member_slots{};
+  uint32_t member_mask = 0;
   for (size_t i = 0; i < count; ++i) {
     int slot = members[i].core_type == PYPTO_RT_AIC ? 0 : 1 + members[i].subblock;
+    member_slots[i] = slot;
+    member_mask |= 1u << slot;
     contexts[i] = {block.block_idx,  t->core_num, members[i].subblock, members[i].core_type, cluster_id,
                    nullptr,          core_states_[cluster_id][slot]};
     faults[i].run_faulted = &run_faulted_;
   }
+  const bool cluster_task = begin_cluster_ && t->kernels.aic.defined() && count > 1;
+  if (cluster_task) begin_cluster_(cluster_id, t->kernels.name(), member_mask);
+  auto run = [&](size_t i) {
+    RunMember(this, t, members[i], t->slots.data(), contexts[i], faults[i], traced ? &times[i] : nullptr, counts);
+    if (cluster_task) end_member_(cluster_id, member_slots[i]);
+  };
   // The cores of a cluster task exchange tiles while they run, so each runs
   // on its own thread: the first on the worker, the others on the cluster's
   // lane threads.
@@ -850,11 +865,9 @@ void Runtime::RunBlock(const Block& block, int cluster_id) {
   for (size_t i = 1; i < count; ++i) {
     auto& lane = lanes[i - 1];
     if (!lane) lane = std::make_unique<LaneThread>();
-    lane->Post([&, i] {
-      RunMember(this, t, members[i], t->slots.data(), contexts[i], faults[i], traced ? &times[i] : nullptr, counts);
-    });
+    lane->Post([&run, i] { run(i); });
   }
-  RunMember(this, t, members[0], t->slots.data(), contexts[0], faults[0], traced ? &times[0] : nullptr, counts);
+  run(0);
   for (size_t i = 1; i < count; ++i) lanes[i - 1]->Wait();
 
   std::lock_guard lock(mu_);

@@ -8,6 +8,10 @@
 // becomes a runtime kernel fault naming the kernel, the instruction, the
 // user's source line and the numbers involved.
 //
+// Each cluster also has a cross-core pipe (pypto/backend/sim_pipe.h) its
+// three cores point at; the runtime's cluster hooks start it afresh for each
+// block of a cluster task and tell it which kernels returned.
+//
 // Each core also has a performance model (pypto/isa/perf_model.h) with the
 // platform's pipe figures; the runtime turns it on around the kernels of a
 // traced run and reads the counters into the trace (RuntimeOptions hooks).
@@ -18,6 +22,7 @@
 #include <vector>
 
 #include "pypto/backend/platform.h"
+#include "pypto/backend/sim_pipe.h"
 #include "pypto/isa/perf_model.h"
 #include "pypto/isa/sim_core.h"
 #include "pypto/runtime/runtime.h"
@@ -36,7 +41,8 @@ class SimulatedCores {
   // The core of (cluster, type, lane), for RuntimeOptions::core_state.
   pto::SimCore* Core(int cluster, runtime::CoreType type, int lane);
   runtime::RuntimeOptions::CoreStateFn StateFn();
-  // A runtime's options for these cores: their states and the counting hooks.
+  // A runtime's options for these cores: their states, the counting hooks
+  // and the cluster hooks of the pipes.
   runtime::RuntimeOptions Options();
 
   int clusters() const { return static_cast<int>(cores_.size() / 3); }
@@ -46,6 +52,7 @@ class SimulatedCores {
 
   std::vector<std::unique_ptr<ModelledCore>> cores_;                  // cluster * 3 + (0 AIC, 1 AIV0, 2 AIV1)
   std::vector<std::unique_ptr<unsigned char[]>> buffers_;       // owned storage of every core's spaces
+  std::vector<std::unique_ptr<pto::SimPipe>> pipes_;                 // one per cluster
 };
 
 // The pipe figures of `platform` (throughput: in its file) for the model.

@@ -106,6 +106,14 @@ struct RuntimeOptions {
   // and turns them off. The simulator provides both (SimulatedCores).
   std::function<void(void* core_state)> begin_counting;
   std::function<void(void* core_state, CoreCounters& out)> end_counting;
+  // Around every block of a cluster task (an AIC kernel with AIV kernels),
+  // when set: `begin_cluster` before its kernels start, with the task's name
+  // and its members (bit 0 the AIC, bit 1 + lane AIV lane `lane`), and
+  // `end_member` on each member's thread as its kernel returns. The
+  // simulator's cross-core pipes (SimulatedCores) need both: a pipe starts
+  // empty for each block and knows which peers can still serve a wait.
+  std::function<void(int cluster_id, const std::string& kernel, uint32_t members)> begin_cluster;
+  std::function<void(int cluster_id, int member)> end_member;
 };
 
 // A condition a running task's kernel hands the runtime (pld.system.defer_wait): the task does not
@@ -281,6 +289,8 @@ class Runtime {
   std::vector<std::array<void*, 3>> core_states_;
   std::function<void(void*)> begin_counting_;
   std::function<void(void*, CoreCounters&)> end_counting_;
+  std::function<void(int, const std::string&, uint32_t)> begin_cluster_;
+  std::function<void(int, int)> end_member_;
   // Per cluster: the threads that run the other cores of a cluster task
   // while the thread holding the cluster runs the first; started on first use.
   std::vector<std::array<std::unique_ptr<LaneThread>, 2>> lanes_;

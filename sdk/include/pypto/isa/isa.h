@@ -3,6 +3,7 @@
 #pragma once
 
 #include "pypto/isa/instructions.h"
+#include "pypto/isa/pipe.h"
 #include "pypto/isa/sim_core.h"
 #include "pypto/isa/tile.h"
 #include "pypto/isa/types.h"

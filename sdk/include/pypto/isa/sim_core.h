@@ -37,6 +37,7 @@ enum class FaultKind : uint32_t {
   GlobalOutOfBounds = 6,  // a TLOAD/TSTORE window beyond the global tensor's extent
   NaN = 7,                // a NaN in the result (PTO_CHECK_NAN builds); value/limit: its row/column
   Comm = 8,               // a distributed op failed; SimFault::detail says why (the comm engine's message)
+  Pipe = 9,               // a cross-core pipe op failed (deadlock, misuse); SimFault::detail is the pipe's report
 };
 
 inline const char* FaultKindName(FaultKind k) {
@@ -50,6 +51,7 @@ inline const char* FaultKindName(FaultKind k) {
     case FaultKind::GlobalOutOfBounds: return "window outside the global tensor";
     case FaultKind::NaN: return "NaN in the result";
     case FaultKind::Comm: return "distributed op failed";
+    case FaultKind::Pipe: return "cross-core pipe op failed";
   }
   return "?";
 }
@@ -70,10 +72,11 @@ struct SimFault {
   TileType space = TileType::Vec;     // the memory space involved, where one is
   int64_t value = 0;                  // offending address / extent
   int64_t limit = 0;                  // the capacity / extent it broke
-  char detail[2048] = {};             // FaultKind::Comm: the engine's message
+  char detail[2048] = {};             // FaultKind::Comm / Pipe: the engine's / the pipe's message
 };
 
 struct PerfModel;  // perf_model.h
+struct SimPipe;    // the cross-core pipe of a cluster (pipe.h); the runtime owns it
 
 struct SimCore {
   unsigned char* buffer[kNumTileTypes] = {};
@@ -83,6 +86,10 @@ struct SimCore {
   // Set while the runtime measures this core's kernel (a traced run); the
   // instructions charge their cycles to it.
   PerfModel* perf = nullptr;
+  // The pipe of this core's cluster (pipe.h), null where the core runs alone,
+  // and the core's place in the cluster: 0 the AIC, 1 + lane an AIV lane.
+  SimPipe* pipe = nullptr;
+  int32_t cluster_member = 0;
 
   bool faulted() const { return fault_count != 0; }
   void Clear() {

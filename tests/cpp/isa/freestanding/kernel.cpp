@@ -131,4 +131,13 @@ extern "C" void isa_freestanding_kernel(float* a, float* out, half* h_out) {
   GlobalTensor<half, Shape<64, 64>> gh(h_out);
   TSTORE(gh, acc);
   TSTORE(go, tc, Loc{2});
+  // Cross-core pipes (pipe.h): both ends of both directions, every split.
+  AIC_INITIALIZE_PIPE(DIR_C2V | DIR_V2C, VT::kBytes, 2);
+  AIV_INITIALIZE_PIPE(DIR_C2V | DIR_V2C, VT::kBytes, 2);
+  TPUSH_TO_AIV(acc, PipeSplit::UP_DOWN);
+  TPOP_FROM_AIC(ta, PipeSplit::LEFT_RIGHT);
+  TFREE_TO_AIC();
+  TPUSH_TO_AIC(tb, PipeSplit::NONE);
+  TPOP_FROM_AIV(mat, PipeSplit::UP_DOWN);
+  TFREE_TO_AIV();
 }

@@ -1,0 +1,401 @@
+#include "pypto/backend/sim_pipe.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <sstream>
+
+#include "pypto/support/error.h"
+
+namespace pto {
+
+namespace {
+
+// Long enough for any peer that is merely computing between two transfers;
+// a wait that cannot end is found at once (every core blocked or finished).
+constexpr double kDefaultPipeTimeoutSeconds = 10.0;
+
+const char* DirName(PipeDir dir) { return dir == PipeDir::C2V ? "C2V" : "V2C"; }
+
+std::string MemberName(int member) {
+  return member == 0 ? "the AIC" : "AIV lane " + std::to_string(member - 1);
+}
+
+std::string Seconds(double s) {
+  std::ostringstream os;
+  os.precision(2);
+  os << std::fixed << s << " s";
+  return os.str();
+}
+
+// The instructions of a ring's ends, for the hints.
+const char* PopName(PipeDir dir) { return dir == PipeDir::C2V ? "TPOP_FROM_AIC" : "TPOP_FROM_AIV"; }
+const char* FreeName(PipeDir dir) { return dir == PipeDir::C2V ? "TFREE_TO_AIC" : "TFREE_TO_AIV"; }
+const char* InitName(bool aic) { return aic ? "AIC_INITIALIZE_PIPE" : "AIV_INITIALIZE_PIPE"; }
+
+constexpr const char* kNoClusterTask =
+    "a cross-core pipe op in a kernel that does not run as part of a cluster task; the AIC and AIV kernels of a "
+    "mixed kernel must be submitted together (one cluster task)";
+
+}  // namespace
+
+double PipeTimeoutFromEnvironment() {
+  const char* text = std::getenv("PYPTO_PIPE_TIMEOUT_S");
+  if (text == nullptr || *text == '\0') return kDefaultPipeTimeoutSeconds;
+  char* end = nullptr;
+  double seconds = std::strtod(text, &end);
+  if (end == text || *end != '\0' || !(seconds > 0)) {
+    pypto::ThrowValueError(std::string("PYPTO_PIPE_TIMEOUT_S='") + text +
+                           "' is not a number of seconds > 0; unset it (default " +
+                           Seconds(kDefaultPipeTimeoutSeconds) + ") or set it like PYPTO_PIPE_TIMEOUT_S=30");
+  }
+  return seconds;
+}
+
+SimPipe::SimPipe(double timeout_s) : timeout_s_(timeout_s) {}
+
+void SimPipe::Begin(const std::string& kernel, uint32_t members) {
+  std::lock_guard lock(mu_);
+  kernel_ = kernel;
+  for (int m = 0; m < kMembers; ++m) members_[m] = {(members >> m) & 1u ? State::Running : State::Idle, nullptr};
+  dirs_ = {};
+  active_ = true;
+  broken_ = false;
+  broken_report_.clear();
+}
+
+void SimPipe::Finish(int member) {
+  std::lock_guard lock(mu_);
+  members_[member].state = State::Finished;
+  // Once the block is over, a kernel that runs alone on these cores has no pipe.
+  active_ = false;
+  for (const Member& m : members_) active_ = active_ || m.state == State::Running || m.state == State::Waiting;
+  cv_.notify_all();
+}
+
+bool SimPipe::Active(SimCore& core, const char* instruction, Loc loc) {
+  if (!active_) Fail(core, instruction, loc, kNoClusterTask);
+  return active_;
+}
+
+int SimPipe::LaneCount() const {
+  if (members_[2].state != State::Idle) return 2;
+  return members_[1].state != State::Idle ? 1 : 0;
+}
+
+bool SimPipe::CanGo(const Member& m) const {
+  const Direction& d = dirs_[static_cast<int>(m.dir)];
+  const Ring& r = d.rings[m.lane];
+  if (m.producer) return r.consumer_ready && r.pushed - r.freed < d.slot_num;
+  return r.popped < r.pushed;
+}
+
+bool SimPipe::Stuck() const {
+  for (const Member& m : members_) {
+    if (m.state == State::Running || (m.state == State::Waiting && CanGo(m))) return false;
+  }
+  return true;
+}
+
+void SimPipe::Fail(SimCore& core, const char* instruction, Loc loc, const std::string& text) {
+  core.RaiseDetail(FaultKind::Pipe, instruction, loc, text.c_str());
+}
+
+std::string SimPipe::Describe(int member) const {
+  const Member& m = members_[member];
+  std::string who = MemberName(member);
+  switch (m.state) {
+    case State::Idle: return "";
+    case State::Finished: return who + ": finished.";
+    case State::Running: return who + ": running (busy outside the pipe).";
+    case State::Waiting: break;
+  }
+  const Direction& d = dirs_[static_cast<int>(m.dir)];
+  const Ring& r = d.rings[m.lane];
+  const int producer = Producer(m.dir, m.lane);
+  const int consumer = Consumer(m.dir, m.lane);
+  std::ostringstream os;
+  os << who << ": waits in " << m.instruction << " for " << (m.producer ? "a free slot" : "a tile") << " of ring "
+     << DirName(m.dir) << " lane " << m.lane << " (pushed " << r.pushed << ", popped " << r.popped << ", freed "
+     << r.freed << ", " << r.pushed - r.freed << " of " << d.slot_num << " slots in use): ";
+  const std::string peer = MemberName(m.producer ? consumer : producer);
+  const State peer_state = members_[m.producer ? consumer : producer].state;
+  if (m.producer && !r.consumer_ready) {
+    os << "the consumer (" << peer << ") has not initialized its end of " << DirName(m.dir) << " ("
+       << InitName(consumer == 0) << " with " << (m.dir == PipeDir::C2V ? "DIR_C2V" : "DIR_V2C")
+       << " in dir_mask), which frees the slots.";
+  } else if (m.producer && r.freed < r.popped) {
+    os << "the consumer (" << peer << ") popped " << r.popped << " tiles but freed " << r.freed << ": a "
+       << PopName(m.dir) << " without its " << FreeName(m.dir) << " keeps its slot, and the ring fills up; free "
+       << "every popped tile once it is used.";
+  } else if (m.producer) {
+    if (peer_state == State::Finished) {
+      os << "the consumer (" << peer << ") finished after popping " << r.popped << " tiles, and this is push "
+         << r.pushed + 1 << ": the push and pop counts differ.";
+    } else {
+      os << "the consumer (" << peer << ") waits elsewhere before popping: the producer runs more than the ring's "
+         << d.slot_num << " slots ahead of a consumer that first waits on it; pop before that wait, or make the "
+         << "ring deeper than the tiles pushed ahead (slot_num, at most " << kMaxSlots << " for one direction).";
+    }
+  } else if (peer_state == State::Finished) {
+    os << "the producer (" << peer << ") finished after pushing " << r.pushed << " tiles, and this is pop "
+       << r.popped + 1 << ": the push and pop counts differ.";
+  } else {
+    os << "the producer (" << peer << ") waits elsewhere before pushing; see its wait.";
+  }
+  return os.str();
+}
+
+std::string SimPipe::Report(int member, Cause cause) const {
+  std::ostringstream os;
+  switch (cause) {
+    case Cause::Deadlock:
+      os << "cross-core pipe deadlock in cluster task '" << kernel_
+         << "': every core of the cluster is waiting on the pipe or has finished, so no wait can end.";
+      break;
+    case Cause::TimedOut:
+      os << "cross-core pipe wait of " << MemberName(member) << " timed out after " << Seconds(timeout_s_)
+         << " in cluster task '" << kernel_ << "' (PYPTO_PIPE_TIMEOUT_S; raise it if a peer is merely slow).";
+      break;
+    case Cause::Broken:
+      os << "cross-core pipe of cluster task '" << kernel_ << "' is broken: an earlier wait of this block failed.";
+      break;
+  }
+  for (int m = 0; m < kMembers; ++m) {
+    std::string line = Describe(m);
+    if (!line.empty()) os << " " << line;
+  }
+  return os.str();
+}
+
+bool SimPipe::Wait(std::unique_lock<std::mutex>& lock, SimCore& core, PipeDir dir, int lane, bool producer,
+                   const char* instruction, Loc loc) {
+  Member& me = members_[core.cluster_member];
+  me = {State::Waiting, instruction, dir, lane, producer};
+  // A peer waiting now re-checks whether every core is stuck.
+  cv_.notify_all();
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                             std::chrono::duration<double>(timeout_s_));
+  Cause cause = Cause::Broken;
+  while (!CanGo(me)) {
+    if (broken_) break;
+    if (Stuck()) {
+      cause = Cause::Deadlock;
+      break;
+    }
+    if (cv_.wait_until(lock, deadline) == std::cv_status::timeout && !CanGo(me) && !broken_) {
+      cause = Cause::TimedOut;
+      break;
+    }
+  }
+  if (!broken_ && CanGo(me)) {
+    me.state = State::Running;
+    return true;
+  }
+  if (!broken_) {
+    // The cores waiting now fail with this one report, taken while the
+    // pipe stands still; then each runs on, failing every pipe op.
+    broken_ = true;
+    broken_report_ = Report(core.cluster_member, cause);
+    cv_.notify_all();
+  }
+  me.state = State::Running;
+  Fail(core, instruction, loc, broken_report_);
+  return false;
+}
+
+bool SimPipe::Allowed(SimCore& core, PipeDir dir, int lane, bool producer, const char* instruction, Loc loc) {
+  if (!Active(core, instruction, loc)) return false;
+  if (broken_) {
+    Fail(core, instruction, loc, Report(core.cluster_member, Cause::Broken));
+    return false;
+  }
+  const int me = core.cluster_member;
+  const int expected = producer ? Producer(dir, lane) : Consumer(dir, lane);
+  if (lane < 0 || lane >= LaneCount() || me != expected) {
+    Fail(core, instruction, loc,
+         std::string(instruction) + " on " + MemberName(me) + " in cluster task '" + kernel_ + "': only " +
+             (lane >= 0 && lane < LaneCount() ? MemberName(expected) : std::string("an AIV lane of the task")) +
+             " is the " + (producer ? "producer" : "consumer") + " of ring " + DirName(dir) +
+             " of this lane; the AIC pushes with TPUSH_TO_AIV and pops with TPOP_FROM_AIV, an AIV lane pushes "
+             "with TPUSH_TO_AIC and pops with TPOP_FROM_AIC");
+    return false;
+  }
+  const Ring& r = dirs_[static_cast<int>(dir)].rings[lane];
+  if (!(producer ? r.producer_ready : r.consumer_ready)) {
+    Fail(core, instruction, loc,
+         std::string(instruction) + " on " + MemberName(me) + " in cluster task '" + kernel_ + "' before its " +
+             InitName(me == 0) + " set up " + DirName(dir) + "; initialize the pipe with " +
+             (dir == PipeDir::C2V ? "DIR_C2V" : "DIR_V2C") + " in dir_mask first");
+    return false;
+  }
+  return true;
+}
+
+bool SimPipe::Init(SimCore& core, bool aic, int32_t dir_mask, int64_t slot_size, int32_t slot_num,
+                   const char* instruction, Loc loc) {
+  std::lock_guard lock(mu_);
+  if (!Active(core, instruction, loc)) return false;
+  const int me = core.cluster_member;
+  auto fail = [&](const std::string& text) {
+    Fail(core, instruction, loc, std::string(instruction) + " on " + MemberName(me) + " in cluster task '" +
+                                     kernel_ + "': " + text);
+    return false;
+  };
+  if (aic != (me == 0)) return fail(std::string("this core is not ") + (aic ? "the AIC" : "an AIV lane"));
+  if (dir_mask < 1 || dir_mask > (DIR_C2V | DIR_V2C)) {
+    return fail("dir_mask " + std::to_string(dir_mask) +
+                " names no direction; use DIR_C2V (1), DIR_V2C (2) or both (3)");
+  }
+  const bool both = dir_mask == (DIR_C2V | DIR_V2C);
+  const int32_t max_slots = both ? kMaxSlots / 2 : kMaxSlots;
+  if (slot_num == 0) slot_num = max_slots;
+  if (slot_num < 0 || slot_num > max_slots) {
+    return fail("slot_num " + std::to_string(slot_num) + " is outside 1.." + std::to_string(max_slots) +
+                ": the hardware has " + std::to_string(kMaxSlots) + " flags per direction and Vector-Cube pair" +
+                (both ? ", shared by the two directions" : ""));
+  }
+  if (slot_size <= 0) return fail("slot_size " + std::to_string(slot_size) + " is not a positive number of bytes");
+  for (PipeDir dir : {PipeDir::C2V, PipeDir::V2C}) {
+    if (!(dir_mask & (dir == PipeDir::C2V ? DIR_C2V : DIR_V2C))) continue;
+    Direction& d = dirs_[static_cast<int>(dir)];
+    if (d.slot_size == 0) {
+      d.slot_size = slot_size;
+      d.slot_num = slot_num;
+      for (Ring& r : d.rings) r.bytes.assign(static_cast<size_t>(slot_size) * static_cast<size_t>(slot_num), 0);
+    } else if (d.slot_size != slot_size || d.slot_num != slot_num) {
+      return fail(std::string("the ends of ") + DirName(dir) + " disagree: the other end set " +
+                  std::to_string(d.slot_num) + " slots of " + std::to_string(d.slot_size) + " bytes, this one " +
+                  std::to_string(slot_num) + " of " + std::to_string(slot_size) + "; give both inits the same "
+                  "dir_mask, slot_size and slot_num");
+    }
+    const bool producer = (dir == PipeDir::C2V) == aic;
+    for (int lane = 0; lane < kLanes; ++lane) {
+      if ((producer ? Producer(dir, lane) : Consumer(dir, lane)) != me) continue;
+      (producer ? d.rings[lane].producer_ready : d.rings[lane].consumer_ready) = true;
+    }
+  }
+  cv_.notify_all();
+  return true;
+}
+
+int32_t SimPipe::Lanes(SimCore& core, const char* instruction, Loc loc) {
+  std::lock_guard lock(mu_);
+  if (!Active(core, instruction, loc)) return 0;
+  const int lanes = LaneCount();
+  if (lanes == 0) {
+    Fail(core, instruction, loc,
+         std::string(instruction) + " in cluster task '" + kernel_ + "', which runs no AIV kernel to exchange with");
+  }
+  return lanes;
+}
+
+unsigned char* SimPipe::Reserve(SimCore& core, PipeDir dir, int lane, int64_t bytes, const char* instruction,
+                                Loc loc) {
+  std::unique_lock lock(mu_);
+  if (!Allowed(core, dir, lane, true, instruction, loc)) return nullptr;
+  Direction& d = dirs_[static_cast<int>(dir)];
+  if (bytes > d.slot_size) {
+    Fail(core, instruction, loc,
+         std::string(instruction) + " in cluster task '" + kernel_ + "': a tile of " + std::to_string(bytes) +
+             " bytes does not fit a slot of " + std::to_string(d.slot_size) + " bytes of " + DirName(dir) +
+             "; make slot_size (the init's) the size of the largest tile that crosses");
+    return nullptr;
+  }
+  if (!Wait(lock, core, dir, lane, true, instruction, loc)) return nullptr;
+  Ring& r = d.rings[lane];
+  return r.bytes.data() + static_cast<size_t>(r.pushed % d.slot_num) * static_cast<size_t>(d.slot_size);
+}
+
+void SimPipe::Publish(PipeDir dir, int lane, const PipeTileShape& shape) {
+  std::lock_guard lock(mu_);
+  Direction& d = dirs_[static_cast<int>(dir)];
+  Ring& r = d.rings[lane];
+  r.shapes[static_cast<size_t>(r.pushed % d.slot_num)] = shape;
+  ++r.pushed;
+  cv_.notify_all();
+}
+
+const unsigned char* SimPipe::Take(SimCore& core, PipeDir dir, int lane, PipeTileShape& shape,
+                                   const char* instruction, Loc loc) {
+  std::unique_lock lock(mu_);
+  if (!Allowed(core, dir, lane, false, instruction, loc)) return nullptr;
+  if (!Wait(lock, core, dir, lane, false, instruction, loc)) return nullptr;
+  Direction& d = dirs_[static_cast<int>(dir)];
+  Ring& r = d.rings[lane];
+  const size_t slot = static_cast<size_t>(r.popped % d.slot_num);
+  shape = r.shapes[slot];
+  ++r.popped;
+  // The slot stays the consumer's until its free, so the caller reads it unlocked.
+  return r.bytes.data() + slot * static_cast<size_t>(d.slot_size);
+}
+
+bool SimPipe::Release(SimCore& core, PipeDir dir, int lane, const char* instruction, Loc loc) {
+  std::lock_guard lock(mu_);
+  if (!Allowed(core, dir, lane, false, instruction, loc)) return false;
+  Ring& r = dirs_[static_cast<int>(dir)].rings[lane];
+  if (r.freed >= r.popped) {
+    Fail(core, instruction, loc,
+         std::string(instruction) + " on " + MemberName(core.cluster_member) + " in cluster task '" + kernel_ +
+             "' frees a slot of ring " + DirName(dir) + " lane " + std::to_string(lane) + " it never popped (popped " +
+             std::to_string(r.popped) + ", freed " + std::to_string(r.freed) + "); free once per " + PopName(dir));
+    return false;
+  }
+  ++r.freed;
+  cv_.notify_all();
+  return true;
+}
+
+}  // namespace pto
+
+namespace {
+
+// The pipe of `core`'s cluster, or null after a fault saying there is none.
+pto::SimPipe* PipeOf(pto::SimCore* core, const char* instruction, uint32_t line) {
+  if (core == nullptr) return nullptr;
+  if (core->pipe == nullptr) {
+    core->RaiseDetail(pto::FaultKind::Pipe, instruction, pto::Loc{line}, pto::kNoClusterTask);
+  }
+  return core->pipe;
+}
+
+}  // namespace
+
+extern "C" {
+
+int32_t pypto_sim_pipe_init(pto::SimCore* core, int32_t aic, int32_t dir_mask, int64_t slot_size, int32_t slot_num,
+                            const char* instruction, uint32_t line) {
+  pto::SimPipe* pipe = PipeOf(core, instruction, line);
+  return pipe != nullptr && pipe->Init(*core, aic != 0, dir_mask, slot_size, slot_num, instruction, pto::Loc{line});
+}
+
+int32_t pypto_sim_pipe_lanes(pto::SimCore* core, const char* instruction, uint32_t line) {
+  pto::SimPipe* pipe = PipeOf(core, instruction, line);
+  return pipe != nullptr ? pipe->Lanes(*core, instruction, pto::Loc{line}) : 0;
+}
+
+unsigned char* pypto_sim_pipe_reserve(pto::SimCore* core, int32_t dir, int32_t lane, int64_t bytes,
+                                      const char* instruction, uint32_t line) {
+  pto::SimPipe* pipe = PipeOf(core, instruction, line);
+  if (pipe == nullptr) return nullptr;
+  return pipe->Reserve(*core, static_cast<pto::PipeDir>(dir), lane, bytes, instruction, pto::Loc{line});
+}
+
+void pypto_sim_pipe_publish(pto::SimCore* core, int32_t dir, int32_t lane, const pto::PipeTileShape* shape) {
+  core->pipe->Publish(static_cast<pto::PipeDir>(dir), lane, *shape);
+}
+
+const unsigned char* pypto_sim_pipe_take(pto::SimCore* core, int32_t dir, int32_t lane, pto::PipeTileShape* shape,
+                                         const char* instruction, uint32_t line) {
+  pto::SimPipe* pipe = PipeOf(core, instruction, line);
+  if (pipe == nullptr) return nullptr;
+  return pipe->Take(*core, static_cast<pto::PipeDir>(dir), lane, *shape, instruction, pto::Loc{line});
+}
+
+int32_t pypto_sim_pipe_release(pto::SimCore* core, int32_t dir, int32_t lane, const char* instruction,
+                               uint32_t line) {
+  pto::SimPipe* pipe = PipeOf(core, instruction, line);
+  return pipe != nullptr && pipe->Release(*core, static_cast<pto::PipeDir>(dir), lane, instruction, pto::Loc{line});
+}
+
+}  // extern "C"

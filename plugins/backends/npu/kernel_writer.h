@@ -36,6 +36,7 @@ class KernelWriter {
   std::string Write();
 
   // ---- used by the op emitters (tile_op_emitters.cpp) ----
+  const ir::Function& function() const { return *function_; }
   [[noreturn]] void Fail(const OpSite& site, const std::string& message) const;
   // The C++ tile of tile argument `arg`.
   std::string TileArg(const OpSite& site, size_t arg);

@@ -169,6 +169,58 @@ void EmitPipeBarrier(KernelWriter& w, const OpSite& site) {
   w.Line("// " + site.op() + ": the simulated core runs its instructions in order" + w.Where(site.span));
 }
 
+// The cross-core pipe (sdk/include/pypto/isa/pipe.h). Its ends are the kernels of one cluster task, which only a
+// Group function's AIC and AIV members are: an InCore kernel runs alone, where every pipe op faults.
+void RequirePipeCore(KernelWriter& w, const OpSite& site, FunctionType core) {
+  FunctionType type = w.function().func_type;
+  if (type == core) return;
+  const char* side = core == FunctionType::AIC ? "the cube core: put it in a @pl.function(type=pl.FunctionType.AIC)"
+                                               : "a vector core: put it in a @pl.function(type=pl.FunctionType.AIV)";
+  w.Fail(site, "a cross-core pipe op runs on " + std::string(side) + " kernel that a Group function calls with its "
+               "peer; '" + w.function().name + "' is " + ToString(type));
+}
+
+std::string PipeSplitOf(KernelWriter& w, const OpSite& site) {
+  int64_t split = IntKwarg(site, "split", 0);
+  static const char* const kNames[] = {"NONE", "UP_DOWN", "LEFT_RIGHT"};
+  if (split < 0 || split > 2) {
+    w.Fail(site, "split " + std::to_string(split) + " is not 0..2 (none, up_down, left_right)");
+  }
+  return std::string("PipeSplit::") + kNames[split];
+}
+
+OpEmitter PipePush(std::string name, FunctionType core) {
+  return [name, core](KernelWriter& w, const OpSite& site) {
+    RequirePipeCore(w, site, core);
+    w.Instruction(site, name, {w.TileArg(site, 0), PipeSplitOf(w, site)});
+  };
+}
+
+OpEmitter PipePop(std::string name, FunctionType core) {
+  return [name, core](KernelWriter& w, const OpSite& site) {
+    RequirePipeCore(w, site, core);
+    std::string split = PipeSplitOf(w, site);
+    w.Instruction(site, name, {w.DeclareResult(site, std::nullopt, "received through the pipe"), split});
+  };
+}
+
+// The free names no tile: the ring frees the oldest slot this core popped.
+OpEmitter PipeFree(std::string name, FunctionType core) {
+  return [name, core](KernelWriter& w, const OpSite& site) {
+    RequirePipeCore(w, site, core);
+    w.Instruction(site, name, {});
+  };
+}
+
+OpEmitter PipeInit(std::string name, FunctionType core) {
+  return [name, core](KernelWriter& w, const OpSite& site) {
+    RequirePipeCore(w, site, core);
+    w.Instruction(site, name,
+                  {std::to_string(IntKwarg(site, "dir_mask", 0)), std::to_string(IntKwarg(site, "slot_size", 0)),
+                   std::to_string(IntKwarg(site, "slot_num", 0))});
+  };
+}
+
 void RefuseOp(const std::string& advice, KernelWriter& w, const OpSite& site) { w.Fail(site, advice); }
 
 OpEmitter Refuse(std::string advice) {
@@ -292,6 +344,15 @@ std::map<std::string, OpEmitter> BuildTable() {
                          "tensor.allgather", "tensor.all_to_all", "tensor.all_to_all_v"}) {
     t[op] = [](KernelWriter& w, const OpSite& s) { w.EmitCollective(s); };
   }
+  // Cross-core pipe between a cluster's AIC and AIV lanes
+  t["tile.tpush_to_aiv"] = PipePush("TPUSH_TO_AIV", FunctionType::AIC);
+  t["tile.tpush_to_aic"] = PipePush("TPUSH_TO_AIC", FunctionType::AIV);
+  t["tile.tpop_from_aic"] = PipePop("TPOP_FROM_AIC", FunctionType::AIV);
+  t["tile.tpop_from_aiv"] = PipePop("TPOP_FROM_AIV", FunctionType::AIC);
+  t["system.tfree_to_aic"] = PipeFree("TFREE_TO_AIC", FunctionType::AIV);
+  t["system.tfree_to_aiv"] = PipeFree("TFREE_TO_AIV", FunctionType::AIC);
+  t["system.aic_initialize_pipe"] = PipeInit("AIC_INITIALIZE_PIPE", FunctionType::AIC);
+  t["system.aiv_initialize_pipe"] = PipeInit("AIV_INITIALIZE_PIPE", FunctionType::AIV);
   // What the ISA has no instruction for
   t["tile.addc"] = Refuse("the ISA has no three-operand add; write two tile.add calls");
   t["tile.subc"] = Refuse("the ISA has no three-operand subtract; write two tile.sub calls");

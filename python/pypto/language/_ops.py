@@ -93,6 +93,15 @@ DISPATCH_ALIASES: dict[str, tuple[str | None, str | None]] = {
     "and_": ("tensor.and", "tile.and"),
     "or_": ("tensor.or", "tile.or"),
     "not_": ("tensor.not", "tile.not"),
+    # The cross-core pipe of a mixed kernel (docs/mixed-kernels.md): kernel-only, so the second slot.
+    "tpush_to_aiv": (None, "tile.tpush_to_aiv"),
+    "tpush_to_aic": (None, "tile.tpush_to_aic"),
+    "tpop_from_aic": (None, "tile.tpop_from_aic"),
+    "tpop_from_aiv": (None, "tile.tpop_from_aiv"),
+    "tfree_to_aic": (None, "system.tfree_to_aic"),
+    "tfree_to_aiv": (None, "system.tfree_to_aiv"),
+    "aic_initialize_pipe": (None, "system.aic_initialize_pipe"),
+    "aiv_initialize_pipe": (None, "system.aiv_initialize_pipe"),
 }
 
 # Names pl defines itself (scalar helpers) that must not become dispatchers.

@@ -10,7 +10,8 @@ namespace {
 
 std::vector<SuccessCase> AllSuccessCases() {
   std::vector<SuccessCase> all;
-  for (auto part : {TensorSuccessCases(), TileSuccessCases(), SystemArraySuccessCases(), CommSuccessCases()}) {
+  for (auto part : {TensorSuccessCases(), TileSuccessCases(), SystemArraySuccessCases(), CommSuccessCases(),
+                    PipeSuccessCases()}) {
     all.insert(all.end(), part.begin(), part.end());
   }
   return all;
@@ -18,7 +19,8 @@ std::vector<SuccessCase> AllSuccessCases() {
 
 std::vector<ErrorCase> AllErrorCases() {
   std::vector<ErrorCase> all;
-  for (auto part : {TensorErrorCases(), TileErrorCases(), SystemArrayErrorCases(), CommErrorCases()}) {
+  for (auto part : {TensorErrorCases(), TileErrorCases(), SystemArrayErrorCases(), CommErrorCases(),
+                    PipeErrorCases()}) {
     all.insert(all.end(), part.begin(), part.end());
   }
   return all;

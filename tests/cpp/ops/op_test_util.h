@@ -122,5 +122,7 @@ std::vector<SuccessCase> SystemArraySuccessCases();
 std::vector<ErrorCase> SystemArrayErrorCases();
 std::vector<SuccessCase> CommSuccessCases();
 std::vector<ErrorCase> CommErrorCases();
+std::vector<SuccessCase> PipeSuccessCases();
+std::vector<ErrorCase> PipeErrorCases();
 
 }  // namespace pypto::ops::testing

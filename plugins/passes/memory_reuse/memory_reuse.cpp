@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "pypto/ir/mutator.h"
+#include "pypto/ir/structural.h"
 #include "pypto/ir/visitor.h"
 #include "pypto/ops/registry.h"
 
@@ -34,6 +35,11 @@ struct Lifetime {
   int64_t start = -1;  // the first definition of a tile in the buffer
   int64_t end = -1;    // the last use, stretched to the end of loops that use it from outside
   bool defined_not_inplace_safe = false;  // the op of the first definition must not write over its inputs
+  // Inputs of the first definition it must not write over even so: those of
+  // another shape, which the op reads past the element it writes (the [1, N]
+  // row of a col_expand_add, the [M, N] source of a row_sum).
+  std::vector<const void*> unsafe_inputs;
+  const void* key = nullptr;
 };
 
 // The allocation a MemRef belongs to: its base, or the MemRef itself before
@@ -126,11 +132,13 @@ class LifetimeCollector : public ir::IRVisitor {
     def_depth_[var.get()] = loops_.size();
     MemRefPtr memref = ir::MemRefOf(var);
     if (!memref) return;
-    auto [it, inserted] = lifetimes.emplace(BufferKey(memref), Lifetime{memref, {}, memref->size, position_, position_});
+    auto [it, inserted] = lifetimes.emplace(BufferKey(memref), Lifetime{memref, {}, memref->size, position_, position_, false, {}, nullptr});
     Lifetime& lifetime = it->second;
     if (inserted) {
       order.push_back(BufferKey(memref));
+      lifetime.key = BufferKey(memref);
       lifetime.defined_not_inplace_safe = NotInplaceSafe(call);
+      lifetime.unsafe_inputs = ReshapedInputs(call, var);
     } else if (memref != lifetime.memref &&
                std::find(lifetime.views.begin(), lifetime.views.end(), memref) == lifetime.views.end()) {
       lifetime.views.push_back(memref);
@@ -165,6 +173,28 @@ class LifetimeCollector : public ir::IRVisitor {
     pending_.erase(loop.get());
   }
 
+  static bool SameShape(const std::vector<ir::ExprPtr>& a, const std::vector<ir::ExprPtr>& b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (!ir::StructuralEqual(a[i], b[i])) return false;
+    }
+    return true;
+  }
+
+  static std::vector<const void*> ReshapedInputs(const Ref<ir::Call>& call, const VarPtr& result) {
+    std::vector<const void*> inputs;
+    auto result_tile = As<ir::TileType>(result->type);
+    if (!call || !result_tile) return inputs;
+    for (const auto& arg : call->args) {
+      auto input = As<ir::Var>(arg);
+      auto input_tile = input ? As<ir::TileType>(input->type) : nullptr;
+      MemRefPtr memref = input ? ir::MemRefOf(input) : nullptr;
+      if (!input_tile || !memref) continue;
+      if (!SameShape(input_tile->shape, result_tile->shape)) inputs.push_back(BufferKey(memref));
+    }
+    return inputs;
+  }
+
   static bool NotInplaceSafe(const Ref<ir::Call>& call) {
     if (!call || call->is_function_call()) return false;
     const ops::OpDef* def = ops::OpRegistry::Global().Find(call->callee_name());
@@ -182,7 +212,8 @@ class LifetimeCollector : public ir::IRVisitor {
 // that op may write over its inputs.
 bool CanFollow(const Lifetime& earlier, const Lifetime& later) {
   if (earlier.end < later.start) return true;
-  return earlier.end == later.start && !later.defined_not_inplace_safe;
+  if (earlier.end != later.start || later.defined_not_inplace_safe) return false;
+  return std::find(later.unsafe_inputs.begin(), later.unsafe_inputs.end(), earlier.key) == later.unsafe_inputs.end();
 }
 
 bool Disjoint(const Lifetime& a, const Lifetime& b) { return CanFollow(a, b) || CanFollow(b, a); }

@@ -11,9 +11,11 @@
 # rounded once per op; integer division and remainder never trap (x / 0 = 0,
 # MIN / -1 = MIN, x % 0 = 0), as sdk/include/pypto/isa/instructions.h defines.
 import argparse
+import collections
 import math
 import struct
 import sys
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -642,10 +644,13 @@ def tile_write(out, x, indices, value):
 # ---------------------------------------------------------------- blocks (pl.spmd, split_aiv)
 
 class Block:
-    """The block index and count of the task that runs now (pl.spmd), and the AIV lane."""
+    """The block index and count of the task that runs now (pl.spmd)."""
     index = 0
     count = 1
-    subblock = 0
+
+
+# Per thread: the Cluster its kernel runs in and its member (0 the AIC, 1 + lane an AIV lane); unset outside a Group.
+CURRENT = threading.local()
 
 
 def tile_get_block_idx(out):
@@ -657,7 +662,8 @@ def tile_get_block_num(out):
 
 
 def tile_get_subblock_idx(out):
-    return Block.subblock
+    """The AIV lane the calling kernel runs on; 0 on the AIC and outside a Group."""
+    return max(getattr(CURRENT, "member", 0) - 1, 0)
 
 
 tensor_get_block_idx = tile_get_block_idx
@@ -675,6 +681,401 @@ def spmd_blocks(core_num):
             yield index
     finally:
         Block.index, Block.count = saved
+
+
+# ---------------------------------------------------------------- clusters and the cross-core pipe (Group functions)
+# A Group is one cluster task: its kernels (the AIC, AIV lanes 0 and 1 in call order) run at once, one thread
+# each, as on the simulator, and hand tiles to each other through the pipe (docs/mixed-kernels.md): per
+# direction and lane a FIFO ring of slot_num slots; a push waits for a free slot, a pop for a pushed tile, and
+# a popped tile keeps its slot until the free. The rings and the kernels' states share one condition, and a
+# kernel that must wait records what for: once no kernel can go on (each waits in vain or has finished), the
+# wait raises a ModelError with the simulator's report instead of hanging. Nothing here depends on timing.
+
+C2V, V2C = "C2V", "V2C"
+SPLIT_NONE, SPLIT_UP_DOWN, SPLIT_LEFT_RIGHT = 0, 1, 2
+DIR_BITS = {C2V: 1, V2C: 2}
+SLOTS_ONE_DIRECTION = 8  # the hardware's flags per direction and Vector-Cube pair; two directions share them
+POP_OPS = {C2V: "tile.tpop_from_aic", V2C: "tile.tpop_from_aiv"}
+FREE_OPS = {C2V: "system.tfree_to_aic", V2C: "system.tfree_to_aiv"}
+
+
+class Ring:
+    """One direction's ring of one AIV lane: the tiles pushed and not yet popped, and its counts."""
+
+    def __init__(self):
+        self.tiles = collections.deque()
+        self.pushed = self.popped = self.freed = 0
+        self.producer_ready = self.consumer_ready = False
+
+
+@dataclass
+class Direction:
+    slot_size: int
+    slot_num: int
+    rings: list
+
+
+@dataclass
+class Wait:
+    """What a blocked kernel waits for: its op, at its end (producer or consumer) of ring (direction, lane)."""
+    op: str
+    direction: str
+    lane: int
+    producer: bool
+
+
+def producer_of(direction, lane):
+    return 0 if direction == C2V else 1 + lane
+
+
+def consumer_of(direction, lane):
+    return 1 + lane if direction == C2V else 0
+
+
+def init_op(member):
+    return "system.aic_initialize_pipe" if member == 0 else "system.aiv_initialize_pipe"
+
+
+class Cluster:
+    """One run of a Group: its kernels by member (0 the AIC, 1 + lane the AIV lanes), their states and the pipe."""
+
+    def __init__(self, group, kernels):
+        self.group = group
+        self.kernels = kernels  # member -> kernel name
+        self.lanes = sum(1 for member in kernels if member > 0)
+        self.condition = threading.Condition()
+        self.waits = {}  # member -> Wait, while it is blocked
+        self.finished = set()
+        self.directions = {}  # C2V / V2C -> Direction, once an init named it
+        self.broken = None  # the report of the wait that failed: every later pipe op raises it
+        self.error = None  # the first exception of a kernel, which run_cluster raises
+
+    def name(self, member):
+        core = "the AIC" if member == 0 else f"AIV lane {member - 1}"
+        return f"'{self.kernels[member]}' on {core}" if member in self.kernels else f"{core} (no kernel)"
+
+    def fault(self, op, text):
+        return ModelError(f"{op} on {self.name(CURRENT.member)} in Group '{self.group}': {text}")
+
+    def require_lanes(self, op):
+        if self.lanes == 0:
+            raise self.fault(op, "the Group runs no AIV kernel to exchange with")
+
+    # ---- the ops (each under the condition)
+
+    def init(self, op, dir_mask, slot_size, slot_num):
+        with self.condition:
+            if dir_mask not in (1, 2, 3):
+                raise self.fault(op, f"dir_mask {dir_mask} names no direction; use 1 (C2V), 2 (V2C) or 3 (both)")
+            depth = SLOTS_ONE_DIRECTION // 2 if dir_mask == 3 else SLOTS_ONE_DIRECTION
+            slot_num = slot_num or depth
+            if not 1 <= slot_num <= depth:
+                raise self.fault(op, f"slot_num {slot_num} is outside 1..{depth}")
+            if slot_size <= 0:
+                raise self.fault(op, f"slot_size {slot_size} is not a positive number of bytes")
+            for direction, bit in DIR_BITS.items():
+                if dir_mask & bit:
+                    self.bind(op, direction, slot_size, slot_num)
+            self.condition.notify_all()
+
+    def bind(self, op, direction, slot_size, slot_num):
+        """Sets up the calling kernel's ends of `direction`; the consumer's frees every slot."""
+        d = self.directions.setdefault(direction, Direction(slot_size, slot_num, [Ring(), Ring()]))
+        if (d.slot_size, d.slot_num) != (slot_size, slot_num):
+            raise self.fault(op, f"the ends of {direction} disagree: the other end set {d.slot_num} slots of "
+                                 f"{d.slot_size} bytes, this one {slot_num} of {slot_size}; give both inits the "
+                                 "same dir_mask, slot_size and slot_num")
+        for lane, ring in enumerate(d.rings):
+            ring.producer_ready |= producer_of(direction, lane) == CURRENT.member
+            ring.consumer_ready |= consumer_of(direction, lane) == CURRENT.member
+
+    def push(self, op, direction, lane, values, box_bytes, split):
+        """Waits for a free slot of ring (direction, lane), then puts a part's valid elements in it."""
+        with self.condition:
+            d, ring = self.ring(op, direction, lane, producer=True)
+            if box_bytes > d.slot_size:
+                raise self.fault(op, f"a tile of {box_bytes} bytes does not fit a slot of {d.slot_size} bytes of "
+                                     f"{direction}; make slot_size (the init's) the size of the largest tile that "
+                                     "crosses")
+            self.wait(Wait(op, direction, lane, producer=True))
+            ring.tiles.append((values, split))
+            ring.pushed += 1
+            self.condition.notify_all()
+
+    def pop(self, op, direction, lane):
+        """Waits for the next tile of ring (direction, lane) and takes it: (its valid elements, its split)."""
+        with self.condition:
+            _, ring = self.ring(op, direction, lane, producer=False)
+            self.wait(Wait(op, direction, lane, producer=False))
+            ring.popped += 1
+            return ring.tiles.popleft()
+
+    def free(self, op, direction, lane):
+        with self.condition:
+            _, ring = self.ring(op, direction, lane, producer=False)
+            if ring.freed >= ring.popped:
+                raise self.fault(op, f"frees a slot of ring {direction} lane {lane} it never popped (popped "
+                                     f"{ring.popped}, freed {ring.freed}); free once per {POP_OPS[direction]}")
+            ring.freed += 1
+            self.condition.notify_all()
+
+    def ring(self, op, direction, lane, producer):
+        """Ring (direction, lane) and its direction, once the calling kernel's init set up its end of it."""
+        if self.broken is not None:
+            raise ModelError(self.broken)
+        d = self.directions.get(direction)
+        if d is None or not (d.rings[lane].producer_ready if producer else d.rings[lane].consumer_ready):
+            raise self.fault(op, f"before its {init_op(CURRENT.member)} set up {direction}; initialize the pipe "
+                                 f"with {direction} in dir_mask first")
+        return d, d.rings[lane]
+
+    # ---- waits and their end
+
+    def wait(self, wait):
+        """Blocks (the condition held) until `wait` can end; a ModelError with the report once it never can."""
+        me = CURRENT.member
+        self.waits[me] = wait
+        self.condition.notify_all()  # a waiting peer re-checks whether every kernel is stuck
+        try:
+            while not self.can_go(wait):
+                if self.broken is None and self.stuck():
+                    self.broken = self.report()
+                    self.condition.notify_all()
+                if self.broken is not None:
+                    raise ModelError(self.broken)
+                self.condition.wait()
+        finally:
+            del self.waits[me]
+
+    def can_go(self, wait):
+        d = self.directions[wait.direction]
+        ring = d.rings[wait.lane]
+        if wait.producer:
+            return ring.consumer_ready and ring.pushed - ring.freed < d.slot_num
+        return ring.popped < ring.pushed
+
+    def stuck(self):
+        """No kernel can go on: each has finished or waits for what no other kernel is left to give."""
+        return all(m in self.finished or (m in self.waits and not self.can_go(self.waits[m])) for m in self.kernels)
+
+    def finish(self, member):
+        with self.condition:
+            self.finished.add(member)
+            self.condition.notify_all()
+
+    def fail(self, error):
+        with self.condition:
+            self.error = self.error or error
+
+    # ---- the deadlock report, in the simulator's words (core/src/backend/sim_pipe.cpp)
+
+    def report(self):
+        return " ".join([f"cross-core pipe deadlock in Group '{self.group}': every kernel of the cluster is waiting "
+                         "on the pipe or has finished, so no wait can end."] +
+                        [self.describe(m) for m in sorted(self.kernels)])
+
+    def describe(self, member):
+        if member not in self.waits:
+            return f"{self.name(member)}: finished."
+        wait = self.waits[member]
+        d = self.directions[wait.direction]
+        ring = d.rings[wait.lane]
+        return (f"{self.name(member)}: waits in {wait.op} for {'a free slot' if wait.producer else 'a tile'} of "
+                f"ring {wait.direction} lane {wait.lane} (pushed {ring.pushed}, popped {ring.popped}, freed "
+                f"{ring.freed}, {ring.pushed - ring.freed} of {d.slot_num} slots in use): "
+                f"{self.cause(wait, ring, d.slot_num)}")
+
+    def cause(self, wait, ring, slot_num):
+        """Why `wait` cannot end, from its ring's counts and its peer's state."""
+        direction = wait.direction
+        peer = (consumer_of if wait.producer else producer_of)(direction, wait.lane)
+        peer_name, peer_done = self.name(peer), peer not in self.waits
+        if wait.producer and not ring.consumer_ready:
+            return (f"the consumer ({peer_name}) has not initialized its end of {direction} ({init_op(peer)} with "
+                    f"{direction} in dir_mask), which frees the slots.")
+        if wait.producer and ring.freed < ring.popped:
+            return (f"the consumer ({peer_name}) popped {ring.popped} tiles but freed {ring.freed}: a "
+                    f"{POP_OPS[direction]} without its {FREE_OPS[direction]} keeps its slot, and the ring fills up; "
+                    "free every popped tile once it is used.")
+        if wait.producer and peer_done:
+            return (f"the consumer ({peer_name}) finished after popping {ring.popped} tiles, and this is push "
+                    f"{ring.pushed + 1}: the push and pop counts differ.")
+        if wait.producer:
+            return (f"the consumer ({peer_name}) waits elsewhere before popping: the producer runs more than the "
+                    f"ring's {slot_num} slots ahead of a consumer that first waits on it; pop before that wait, or "
+                    f"make the ring deeper (slot_num, at most {SLOTS_ONE_DIRECTION} for one direction).")
+        if peer_done:
+            return (f"the producer ({peer_name}) finished after pushing {ring.pushed} tiles, and this is pop "
+                    f"{ring.popped + 1}: the push and pop counts differ.")
+        return f"the producer ({peer_name}) waits elsewhere before pushing; see its wait."
+
+
+def run_cluster(group, kernels):
+    """Runs a Group's kernels at once, one thread each: `kernels` are (core, function, arguments) in call order,
+    the AIV ones lanes 0 and 1. Once all have returned: their results in that order, or the first exception
+    one of them raised."""
+    members, lanes = [], 0
+    for core, _, _ in kernels:
+        members.append(0 if core == "AIC" else 1 + lanes)
+        lanes += core != "AIC"
+    cluster = Cluster(group, {m: function.__name__ for m, (_, function, _) in zip(members, kernels)})
+    results = [None] * len(kernels)
+
+    def run(k, function, args):
+        CURRENT.cluster, CURRENT.member = cluster, members[k]
+        try:
+            results[k] = function(*args)
+        except BaseException as error:  # raised again in the caller's thread
+            cluster.fail(error)
+        finally:
+            cluster.finish(members[k])
+
+    threads = [threading.Thread(target=run, args=(k, function, args), name=f"{group}:{function.__name__}")
+               for k, (_, function, args) in enumerate(kernels)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if cluster.error is not None:
+        raise cluster.error
+    return results
+
+
+def cluster_of(op, on_aic):
+    """The Cluster the calling kernel runs in, once it is sure that `op` runs on the kernel's core."""
+    cluster = getattr(CURRENT, "cluster", None)
+    if cluster is None:
+        raise ModelError(f"{op}: a cross-core pipe op in a kernel that does not run as part of a Group; the AIC and "
+                         "AIV kernels of a mixed kernel must be called by one Group function")
+    if (CURRENT.member == 0) != on_aic:
+        raise cluster.fault(op, f"it runs on {'the AIC' if on_aic else 'an AIV lane'}; the AIC pushes with "
+                                "tile.tpush_to_aiv and pops with tile.tpop_from_aiv, an AIV lane pushes with "
+                                "tile.tpush_to_aic and pops with tile.tpop_from_aic")
+    return cluster
+
+
+def pipe_part(box, valid, split, lane):
+    """The window of a tile (static box, valid extents) that `lane` owns under `split`: origin, box, valid extents."""
+    rows, cols = (int(v) for v in box)
+    valid_rows, valid_cols = (int(v) for v in valid)
+    if split == SPLIT_UP_DOWN:
+        half = rows // 2
+        return (lane * half, 0), (half, cols), (min(max(valid_rows - lane * half, 0), half), valid_cols)
+    if split == SPLIT_LEFT_RIGHT:
+        half = cols // 2
+        return (0, lane * half), (rows, half), (valid_rows, min(max(valid_cols - lane * half, 0), half))
+    return (0, 0), (rows, cols), (valid_rows, valid_cols)
+
+
+def check_split(cluster, op, split, box):
+    """A split halves the box between the two lanes: it needs both, and an even extent along its axis."""
+    if split == SPLIT_NONE:
+        return
+    if cluster.lanes != 2:
+        raise cluster.fault(op, f"split {split} shares the tile between two AIV lanes, but the Group runs "
+                                f"{cluster.lanes}; use split 0 (none) or call the AIV kernel twice in the Group")
+    extent = int(box[0 if split == SPLIT_UP_DOWN else 1])
+    if extent % 2:
+        raise cluster.fault(op, f"split {split} halves the tile's box, but its extent along the split axis is "
+                                f"{extent}, odd; pad the box to an even extent and narrow the valid shape instead")
+
+
+def lane_part(tile, split, lane):
+    """What a push puts in lane `lane`'s slot: the valid elements of its part of `tile`, and the part's box bytes."""
+    (row, col), (box_rows, box_cols), (rows, cols) = pipe_part(tile.data.shape, tile.valid, split, lane)
+    values = tile.data[row:row + rows, col:col + cols].clone(memory_format=torch.contiguous_format)
+    return values, box_rows * box_cols * tile.data.element_size()
+
+
+def received(cluster, op, slot, split, dtype, box):
+    """A popped slot's elements as `dtype` (the bytes reinterpreted, as the simulator copies them), checked: the
+    push's split, its element size and its extents within `box`."""
+    values, pushed_split = slot
+    if pushed_split != split:
+        raise cluster.fault(op, f"the producer pushed this tile with split {pushed_split}, the pop names split "
+                                f"{split}; both ends of a transfer must use the same split")
+    if values.element_size() != torch.empty(0, dtype=dtype).element_size():
+        raise cluster.fault(op, f"the producer pushed {values.dtype} elements, the popped tile is {dtype}; push and "
+                                "pop the same dtype")
+    if values.shape[0] > box[0] or values.shape[1] > box[1]:
+        raise cluster.fault(op, f"the pushed tile's valid shape {list(values.shape)} does not fit the popped tile's "
+                                f"box {list(box)} (its half under the split); give both ends the same tile shape")
+    return values.view(dtype)
+
+
+def system_aic_initialize_pipe(out, dir_mask, slot_size, slot_num=0):
+    cluster_of("system.aic_initialize_pipe", on_aic=True).init(
+        "system.aic_initialize_pipe", int(dir_mask), int(slot_size), int(slot_num))
+
+
+def system_aiv_initialize_pipe(out, dir_mask, slot_size, slot_num=0):
+    cluster_of("system.aiv_initialize_pipe", on_aic=False).init(
+        "system.aiv_initialize_pipe", int(dir_mask), int(slot_size), int(slot_num))
+
+
+def tile_tpush_to_aiv(out, tile, split=0):
+    """TPUSH_TO_AIV: each lane's part of the tile (the whole tile under split 0) into its C2V ring, lane 0 first."""
+    op = "tile.tpush_to_aiv"
+    cluster = cluster_of(op, on_aic=True)
+    cluster.require_lanes(op)
+    check_split(cluster, op, split, tile.data.shape)
+    for lane in range(cluster.lanes):
+        cluster.push(op, C2V, lane, *lane_part(tile, split, lane), split)
+
+
+def tile_tpush_to_aic(out, tile, split=0):
+    """TPUSH_TO_AIC: this lane's tile into its V2C ring; `split` says where the AIC's pop places it."""
+    op = "tile.tpush_to_aic"
+    cluster = cluster_of(op, on_aic=False)
+    cluster.push(op, V2C, CURRENT.member - 1, *lane_part(tile, SPLIT_NONE, 0), split)
+
+
+def tile_tpop_from_aic(out, shape, dtype=None, split=0):
+    """TPOP_FROM_AIC: this lane's next tile; the result is valid where the pushed part was. Keeps its slot."""
+    op = "tile.tpop_from_aic"
+    cluster = cluster_of(op, on_aic=False)
+    data = fresh(out)
+    values = received(cluster, op, cluster.pop(op, C2V, CURRENT.member - 1), split, out.dtype, data.shape)
+    rows, cols = values.shape
+    data[:rows, :cols] = values
+    return Tile(apply_pad(data, [rows, cols], out.pad), [rows, cols], out.pad)
+
+
+def tile_tpop_from_aiv(out, shape, dtype=None, split=0):
+    """TPOP_FROM_AIV: every lane's next tile, each in its part of the result (split 0: lane 0's, lane 1's slot
+    consumed alongside); valid up to where the last non-empty part ends. Keeps the slots."""
+    op = "tile.tpop_from_aiv"
+    cluster = cluster_of(op, on_aic=True)
+    cluster.require_lanes(op)
+    data = fresh(out)
+    check_split(cluster, op, split, data.shape)
+    valid = [0, 0]
+    for lane in range(cluster.lanes):
+        origin, box, _ = pipe_part(data.shape, [0, 0], split, lane)
+        values = received(cluster, op, cluster.pop(op, V2C, lane), split, out.dtype, box)
+        if split == SPLIT_NONE and lane > 0:
+            continue
+        rows, cols = values.shape
+        data[origin[0]:origin[0] + rows, origin[1]:origin[1] + cols] = values
+        for axis, extent in enumerate((rows, cols)):
+            if split != axis + 1 or extent > 0:  # a split axis ends at the last non-empty part
+                valid[axis] = origin[axis] + extent
+    return Tile(apply_pad(data, valid, out.pad), valid, out.pad)
+
+
+def system_tfree_to_aic(out, tile):
+    """TFREE_TO_AIC: gives the oldest slot this lane popped back to the AIC."""
+    op = "system.tfree_to_aic"
+    cluster_of(op, on_aic=False).free(op, C2V, CURRENT.member - 1)
+
+
+def system_tfree_to_aiv(out, tile):
+    """TFREE_TO_AIV: gives the oldest slot popped from every lane back."""
+    op = "system.tfree_to_aiv"
+    cluster = cluster_of(op, on_aic=True)
+    cluster.require_lanes(op)
+    for lane in range(cluster.lanes):
+        cluster.free(op, V2C, lane)
 
 
 # ---------------------------------------------------------------- tensor-level ops (before ConvertTensorToTileOps)
@@ -875,7 +1276,7 @@ def array_update_element(out, array, index, value):
 
 
 def no_effect(*_args, **_kwargs):
-    """A barrier, flag or fence: tasks and pipes run one after another here, so there is nothing to order."""
+    """A barrier, flag or fence: tasks run one after another here, and a Group's kernels meet only in the pipe."""
     return None
 
 

@@ -1,5 +1,6 @@
 #include "script_writer.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "prelude_text.h"
@@ -82,6 +83,7 @@ void ScriptWriter::WriteFunction(const FunctionPtr& function) {
   for (const auto& [ir_name, py_name] : function_names_) reserved.insert(py_name);
   names_ = NameTable(reserved);
   var_names_.clear();
+  member_results_.clear();
   temporaries_ = 0;
   std::vector<std::string> params;
   for (const auto& p : function->params) params.push_back(Name(p));
@@ -90,10 +92,60 @@ void ScriptWriter::WriteFunction(const FunctionPtr& function) {
        Comment(std::string("pl.FunctionType.") + ToString(function->func_type) + " " + function->name, function->span));
   ++indent_;
   size_t before = out_.tellp();
+  if (function->func_type == FunctionType::Group) WriteClusterRun(*function);
   WriteBody(function->body);
   if (static_cast<size_t>(out_.tellp()) == before) Line("pass");
   --indent_;
   out_ << "\n";
+}
+
+// As the host backend submits a Group: one cluster task whose kernels (the
+// AIC, AIV lanes 0 and 1 in call order) start together on the Group's
+// arguments and run at once, each on a thread of its own, so that they can
+// exchange tiles through the cross-core pipe.
+void ScriptWriter::WriteClusterRun(const Function& group) {
+  std::string results = names_.Fresh("_kernels");
+  std::vector<std::string> members;
+  int aic = 0, aiv = 0;
+  for (const auto& stmt : Flatten(group.body)) {
+    auto assign = As<AssignStmt>(stmt);
+    auto eval = As<EvalStmt>(stmt);
+    auto call = As<Call>(assign ? assign->value : eval ? eval->expr : nullptr);
+    if (!call || !call->is_function_call()) continue;
+    const std::string& name = call->callee_name();
+    bool on_aic = MemberOnAic(group, *call);
+    if (on_aic ? ++aic > 1 : ++aiv > 2) {
+      Fail(name, on_aic ? "the Group calls two AIC kernels; a cluster has one AIC"
+                        : "the Group calls three AIV kernels; a cluster has two AIV lanes", call->span);
+    }
+    member_results_[call.get()] = results + "[" + std::to_string(members.size()) + "]";
+    members.push_back("(" + StringLiteral(on_aic ? "AIC" : "AIV") + ", " + function_names_.at(name) + ", [" +
+                      ExprList(call->args, call->span) + "])," + Comment("call " + name, call->span));
+  }
+  if (members.empty()) return;
+  Line(results + " = run_cluster(" + StringLiteral(group.name) + ", [" +
+       Comment("one cluster task: the kernels run at once, one thread each", group.span));
+  for (const auto& member : members) Line("    " + member);
+  Line("])");
+}
+
+bool ScriptWriter::MemberOnAic(const Function& group, const Call& call) {
+  const std::string& name = call.callee_name();
+  FunctionPtr kernel = program_->Find(name);
+  if (!kernel) Fail(name, "calls '" + name + "', which is not a function of the program", call.span);
+  if (!IsCoreKernel(kernel->func_type)) {
+    Fail(name, "the Group calls '" + name + "', which is " + ToString(kernel->func_type) +
+                   "; a Group holds AIC and AIV kernels only", call.span);
+  }
+  for (const auto& arg : call.args) {
+    auto var = As<Var>(arg);
+    auto is_var = [&](const VarPtr& p) { return p.get() == var.get(); };
+    if (var && std::none_of(group.params.begin(), group.params.end(), is_var)) {
+      Fail(name, "the Group passes '" + var->name_hint + "', a value computed inside it, to '" + name +
+                     "'; the kernels of a cluster task start together, on the Group's parameters", call.span);
+    }
+  }
+  return backend::KernelCoreType(*kernel) == FunctionType::AIC;
 }
 
 void ScriptWriter::WriteMain() {
@@ -277,6 +329,12 @@ void ScriptWriter::WriteCall(const std::string& target, const ExprPtr& value, co
   }
   std::string what = call ? (call->is_function_call() ? "call " + call->callee_name() : call->op->name)
                           : "submit " + submit->kernel_call()->callee_name();
+  auto member = call ? member_results_.find(call.get()) : member_results_.end();
+  if (member != member_results_.end()) {
+    // The kernel ran with the rest of its Group (WriteClusterRun); here is its result.
+    if (!target.empty()) Line(target + " = " + member->second + Comment(what + " (its result)", span));
+    return;
+  }
   std::string text = call ? CallText(*call, span) : SubmitText(*submit, span);
   const Call& kernel_call = call ? *call : *submit->kernel_call();
   const AttrValue* core_num = kernel_call.is_function_call() ? kernel_call.attrs.Find("core_num") : nullptr;

@@ -30,6 +30,13 @@ class ScriptWriter {
 
   void WriteHeader();
   void WriteFunction(const ir::FunctionPtr& function);
+  // The start of a Group function: its kernels run at once, as one cluster
+  // task (prelude: run_cluster); the calls in its body then read their results.
+  void WriteClusterRun(const ir::Function& group);
+  // Whether a kernel the Group calls runs on the AIC (else on an AIV lane);
+  // a CodegenError unless it is a kernel taking the Group's parameters (the
+  // kernels start together, so none can take a value another computes).
+  bool MemberOnAic(const ir::Function& group, const ir::Call& call);
   void WriteMain();
 
   void WriteBody(const ir::StmtPtr& body);
@@ -82,6 +89,8 @@ class ScriptWriter {
   NameTable names_{{}};
   std::map<const ir::Var*, std::string> var_names_;
   std::vector<YieldTargets> yield_targets_;
+  // In a Group function: each kernel call -> the expression of its result.
+  std::map<const ir::Call*, std::string> member_results_;
   int temporaries_ = 0;
   int indent_ = 0;
   std::ostringstream out_;

@@ -243,7 +243,44 @@ void BindRunTrace(py::module_& m) {
       .def_property_readonly("bytes_read",
                              [=](const CoreCounters& c) { return by_name(runtime::kCountedSpaceNames, c.bytes_read); })
       .def_property_readonly(
-          "bytes_written", [=](const CoreCounters& c) { return by_name(runtime::kCountedSpaceNames, c.bytes_written); });
+          "bytes_written", [=](const CoreCounters& c) { return by_name(runtime::kCountedSpaceNames, c.bytes_written); })
+      .def_property_readonly(
+          "pipe",
+          [](const CoreCounters& c) {
+            const runtime::PipeCounters& p = c.pipe;
+            py::dict d;
+            d["tiles_pushed"] = p.tiles_pushed;
+            d["tiles_popped"] = p.tiles_popped;
+            d["bytes_pushed"] = p.bytes_pushed;
+            d["bytes_popped"] = p.bytes_popped;
+            d["frees"] = p.frees;
+            d["wait_ns"] = p.wait_ns;
+            d["wait_cycles"] = p.wait_cycles;
+            return d;
+          },
+          "The kernel's cross-core pipe traffic (mixed kernels): tiles_pushed, tiles_popped, bytes_pushed, "
+          "bytes_popped, frees, wait_ns (host) and wait_cycles (modelled).")
+      .def_property_readonly(
+          "pipe_waits",
+          [](const CoreCounters& c) {
+            py::list waits;
+            for (const runtime::PipeWait& w : c.pipe_waits) {
+              py::dict d;
+              d["instruction"] = w.instruction;
+              d["ring"] = w.dir == 0 ? "C2V" : "V2C";
+              d["lane"] = w.lane;
+              d["producer"] = w.producer;
+              d["start_ns"] = w.start_ns;
+              d["end_ns"] = w.end_ns;
+              d["device_start_cycles"] = w.device_start_cycles;
+              d["device_end_cycles"] = w.device_end_cycles;
+              waits.append(d);
+            }
+            return waits;
+          },
+          "The kernel's waits on the cross-core pipe, in program order: instruction, ring (C2V / V2C), lane, "
+          "producer, host start_ns / end_ns and modelled device_start_cycles / device_end_cycles since the "
+          "kernel's start.");
   py::class_<CoreSpan>(m, "CoreSpan", "One core's share of one block of a traced task (times in ns since the run's "
                                       "first submit).")
       .def_readonly("block_idx", &CoreSpan::block_idx)

@@ -16,6 +16,17 @@ constexpr double kDefaultPipeTimeoutSeconds = 10.0;
 
 const char* DirName(PipeDir dir) { return dir == PipeDir::C2V ? "C2V" : "V2C"; }
 
+// The runtime's trace clock (pypto/runtime/trace.h): steady-clock nanoseconds.
+int64_t NowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// The bytes of a slot's tile: its valid region, packed.
+int64_t ValidBytes(const PipeTileShape& shape) {
+  return static_cast<int64_t>(shape.rows) * shape.cols * shape.elem_bytes;
+}
+
 std::string MemberName(int member) {
   return member == 0 ? "the AIC" : "AIV lane " + std::to_string(member - 1);
 }
@@ -56,7 +67,10 @@ SimPipe::SimPipe(double timeout_s) : timeout_s_(timeout_s) {}
 void SimPipe::Begin(const std::string& kernel, uint32_t members) {
   std::lock_guard lock(mu_);
   kernel_ = kernel;
-  for (int m = 0; m < kMembers; ++m) members_[m] = {(members >> m) & 1u ? State::Running : State::Idle, nullptr};
+  for (int m = 0; m < kMembers; ++m) {
+    members_[m] = Member{};
+    members_[m].state = (members >> m) & 1u ? State::Running : State::Idle;
+  }
   dirs_ = {};
   active_ = true;
   broken_ = false;
@@ -170,7 +184,18 @@ std::string SimPipe::Report(int member, Cause cause) const {
 bool SimPipe::Wait(std::unique_lock<std::mutex>& lock, SimCore& core, PipeDir dir, int lane, bool producer,
                    const char* instruction, Loc loc) {
   Member& me = members_[core.cluster_member];
-  me = {State::Waiting, instruction, dir, lane, producer};
+  me.state = State::Waiting;
+  me.instruction = instruction;
+  me.dir = dir;
+  me.lane = lane;
+  me.producer = producer;
+  // A traced run records how long the host waited (a clock read only when it does).
+  const bool timed = core.perf != nullptr;
+  me.wait_begin_ns = me.wait_end_ns = timed ? NowNs() : 0;
+  if (CanGo(me) && !broken_) {
+    me.state = State::Running;
+    return true;
+  }
   // A peer waiting now re-checks whether every core is stuck.
   cv_.notify_all();
   const auto deadline =
@@ -188,6 +213,7 @@ bool SimPipe::Wait(std::unique_lock<std::mutex>& lock, SimCore& core, PipeDir di
       break;
     }
   }
+  if (timed) me.wait_end_ns = NowNs();
   if (!broken_ && CanGo(me)) {
     me.state = State::Running;
     return true;
@@ -256,6 +282,8 @@ bool SimPipe::Init(SimCore& core, bool aic, int32_t dir_mask, int64_t slot_size,
                 (both ? ", shared by the two directions" : ""));
   }
   if (slot_size <= 0) return fail("slot_size " + std::to_string(slot_size) + " is not a positive number of bytes");
+  // Flag work: the consumer's init frees every slot once it is done.
+  const uint64_t init_done = core.perf != nullptr ? core.perf->IssueSync(0, Pipe::MTE2, PerfModel::kPipeSyncCycles) : 0;
   for (PipeDir dir : {PipeDir::C2V, PipeDir::V2C}) {
     if (!(dir_mask & (dir == PipeDir::C2V ? DIR_C2V : DIR_V2C))) continue;
     Direction& d = dirs_[static_cast<int>(dir)];
@@ -273,6 +301,7 @@ bool SimPipe::Init(SimCore& core, bool aic, int32_t dir_mask, int64_t slot_size,
     for (int lane = 0; lane < kLanes; ++lane) {
       if ((producer ? Producer(dir, lane) : Consumer(dir, lane)) != me) continue;
       (producer ? d.rings[lane].producer_ready : d.rings[lane].consumer_ready) = true;
+      if (!producer) d.rings[lane].consumer_init_at = init_done;
     }
   }
   cv_.notify_all();
@@ -307,16 +336,64 @@ unsigned char* SimPipe::Reserve(SimCore& core, PipeDir dir, int lane, int64_t by
   return r.bytes.data() + static_cast<size_t>(r.pushed % d.slot_num) * static_cast<size_t>(d.slot_size);
 }
 
-void SimPipe::Publish(PipeDir dir, int lane, const PipeTileShape& shape) {
+void SimPipe::Record(int member, const char* instruction, PipeDir dir, int lane, bool producer,
+                     const PerfModel::Issued& issued, int64_t bytes) {
+  Member& m = members_[member];
+  pypto::runtime::PipeCounters& c = m.counters;
+  (producer ? c.tiles_pushed : c.tiles_popped) += 1;
+  (producer ? c.bytes_pushed : c.bytes_popped) += bytes;
+  const int64_t host = m.wait_end_ns - m.wait_begin_ns;
+  const int64_t device = static_cast<int64_t>(issued.start - issued.own);
+  c.wait_ns += host;
+  c.wait_cycles += device;
+  if (host <= 0 && device <= 0) return;
+  pypto::runtime::PipeWait w;
+  w.instruction = instruction != nullptr ? instruction : "";
+  w.dir = static_cast<int32_t>(dir);
+  w.lane = lane;
+  w.producer = producer;
+  w.start_ns = m.wait_begin_ns;
+  w.end_ns = m.wait_end_ns;
+  w.device_start_cycles = static_cast<int64_t>(issued.own);
+  w.device_end_cycles = static_cast<int64_t>(issued.start);
+  m.waits.push_back(std::move(w));
+}
+
+void SimPipe::Collect(int member, pypto::runtime::CoreCounters& out) {
+  std::lock_guard lock(mu_);
+  Member& m = members_[member];
+  out.pipe = m.counters;
+  out.pipe_waits = std::move(m.waits);
+  m.counters = {};
+  m.waits.clear();
+}
+
+void SimPipe::Publish(SimCore& core, PipeDir dir, int lane, const PipeTileShape& shape, const PipeCost* cost) {
   std::lock_guard lock(mu_);
   Direction& d = dirs_[static_cast<int>(dir)];
   Ring& r = d.rings[lane];
-  r.shapes[static_cast<size_t>(r.pushed % d.slot_num)] = shape;
+  const size_t slot = static_cast<size_t>(r.pushed % d.slot_num);
+  r.shapes[slot] = shape;
+  r.pushed_at[slot] = 0;
+  if (PerfModel* model = core.perf; model != nullptr && cost != nullptr) {
+    // The first slot_num tiles go into the slots the consumer's init freed,
+    // later ones into the slot of the tile slot_num before, once freed.
+    const uint64_t slot_free = r.pushed < d.slot_num ? r.consumer_init_at : r.freed_at[slot];
+    const int64_t bytes = ValidBytes(shape);
+    const Pipe pipe = static_cast<Pipe>(cost->pipe);
+    const Operand tile{cost->space, cost->addr, cost->footprint, static_cast<uint64_t>(bytes)};
+    const Operand ring{kGlobalMemory, 0, 0, static_cast<uint64_t>(bytes)};
+    const PerfModel::Issued issued =
+        model->IssueAfter(slot_free, pipe, model->WorkCycles(pipe, static_cast<double>(bytes)), &tile, 1, &ring, 1);
+    r.pushed_at[slot] = issued.ready;
+    const Member& me = members_[core.cluster_member];
+    Record(core.cluster_member, me.instruction, dir, lane, true, issued, bytes);
+  }
   ++r.pushed;
   cv_.notify_all();
 }
 
-const unsigned char* SimPipe::Take(SimCore& core, PipeDir dir, int lane, PipeTileShape& shape,
+const unsigned char* SimPipe::Take(SimCore& core, PipeDir dir, int lane, PipeTileShape& shape, const PipeCost* cost,
                                    const char* instruction, Loc loc) {
   std::unique_lock lock(mu_);
   if (!Allowed(core, dir, lane, false, instruction, loc)) return nullptr;
@@ -325,6 +402,18 @@ const unsigned char* SimPipe::Take(SimCore& core, PipeDir dir, int lane, PipeTil
   Ring& r = d.rings[lane];
   const size_t slot = static_cast<size_t>(r.popped % d.slot_num);
   shape = r.shapes[slot];
+  r.popped_at[slot] = 0;
+  if (PerfModel* model = core.perf; model != nullptr && cost != nullptr) {
+    // A load of the tile out of the ring, once the producer's push is done.
+    const int64_t bytes = ValidBytes(shape);
+    const Pipe pipe = static_cast<Pipe>(cost->pipe);
+    const Operand ring{kGlobalMemory, 0, 0, static_cast<uint64_t>(bytes)};
+    const Operand tile{cost->space, cost->addr, cost->footprint, static_cast<uint64_t>(bytes)};
+    const PerfModel::Issued issued = model->IssueAfter(
+        r.pushed_at[slot], pipe, model->WorkCycles(pipe, static_cast<double>(bytes)), &ring, 1, &tile, 1);
+    r.popped_at[slot] = issued.ready;
+    Record(core.cluster_member, instruction, dir, lane, false, issued, bytes);
+  }
   ++r.popped;
   // The slot stays the consumer's until its free, so the caller reads it unlocked.
   return r.bytes.data() + slot * static_cast<size_t>(d.slot_size);
@@ -340,6 +429,15 @@ bool SimPipe::Release(SimCore& core, PipeDir dir, int lane, const char* instruct
              "' frees a slot of ring " + DirName(dir) + " lane " + std::to_string(lane) + " it never popped (popped " +
              std::to_string(r.popped) + ", freed " + std::to_string(r.freed) + "); free once per " + PopName(dir));
     return false;
+  }
+  // Flag work once everything the core issued before it is done: the popped
+  // tile's last use is among that (on A5 the popped tile is the slot itself).
+  const size_t slot = static_cast<size_t>(r.freed % dirs_[static_cast<int>(dir)].slot_num);
+  r.freed_at[slot] = 0;
+  if (PerfModel* model = core.perf; model != nullptr) {
+    const uint64_t after = r.popped_at[slot] > model->done ? r.popped_at[slot] : model->done;
+    r.freed_at[slot] = model->IssueSync(after, Pipe::MTE2, PerfModel::kPipeSyncCycles);
+    ++members_[core.cluster_member].counters.frees;
   }
   ++r.freed;
   cv_.notify_all();
@@ -382,14 +480,25 @@ unsigned char* pypto_sim_pipe_reserve(pto::SimCore* core, int32_t dir, int32_t l
 }
 
 void pypto_sim_pipe_publish(pto::SimCore* core, int32_t dir, int32_t lane, const pto::PipeTileShape* shape) {
-  core->pipe->Publish(static_cast<pto::PipeDir>(dir), lane, *shape);
+  pypto_sim_pipe_publish_counted(core, dir, lane, shape, nullptr);
+}
+
+void pypto_sim_pipe_publish_counted(pto::SimCore* core, int32_t dir, int32_t lane, const pto::PipeTileShape* shape,
+                                    const pto::PipeCost* cost) {
+  core->pipe->Publish(*core, static_cast<pto::PipeDir>(dir), lane, *shape, cost);
 }
 
 const unsigned char* pypto_sim_pipe_take(pto::SimCore* core, int32_t dir, int32_t lane, pto::PipeTileShape* shape,
                                          const char* instruction, uint32_t line) {
+  return pypto_sim_pipe_take_counted(core, dir, lane, shape, nullptr, instruction, line);
+}
+
+const unsigned char* pypto_sim_pipe_take_counted(pto::SimCore* core, int32_t dir, int32_t lane,
+                                                 pto::PipeTileShape* shape, const pto::PipeCost* cost,
+                                                 const char* instruction, uint32_t line) {
   pto::SimPipe* pipe = PipeOf(core, instruction, line);
   if (pipe == nullptr) return nullptr;
-  return pipe->Take(*core, static_cast<pto::PipeDir>(dir), lane, *shape, instruction, pto::Loc{line});
+  return pipe->Take(*core, static_cast<pto::PipeDir>(dir), lane, *shape, cost, instruction, pto::Loc{line});
 }
 
 int32_t pypto_sim_pipe_release(pto::SimCore* core, int32_t dir, int32_t lane, const char* instruction,

@@ -90,6 +90,8 @@ struct SimulatedCores::ModelledCore : pto::SimCore {
       out.bytes_read[s] = static_cast<int64_t>(model.bytes_read[s]);
       out.bytes_written[s] = static_cast<int64_t>(model.bytes_written[s]);
     }
+    // The cross-core pipe's transfers and waits of this kernel, if it was part of a cluster task.
+    if (pipe != nullptr) pipe->Collect(cluster_member, out);
   }
 };
 

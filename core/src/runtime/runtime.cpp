@@ -1078,6 +1078,10 @@ TaskTrace TraceOfTask(const Runtime::Task& task, int64_t origin_ns, TensorTable&
     span.start_ns -= origin_ns;
     span.end_ns -= origin_ns;
     span.retire_ns -= origin_ns;
+    for (PipeWait& w : span.counters.pipe_waits) {
+      w.start_ns -= origin_ns;
+      w.end_ns -= origin_ns;
+    }
     out.spans.push_back(span);
   }
   SortSpans(out.spans);

@@ -7,7 +7,9 @@ module writes, under ``<output_dir>/dfx_outputs/``:
 * ``chip_swimlane.json``: Chrome Trace Event JSON (ui.perfetto.dev,
   chrome://tracing). One process per cluster with threads AIC, AIV0, AIV1; one
   complete slice per block a core ran; flow arrows from each dependency's last
-  slice to the dependent task's first. Level 2 adds each block's dispatch and
+  slice to the dependent task's first. A mixed kernel's cores (a cluster
+  task's AIC and AIV kernels) also get a ``pipe_wait`` slice inside their
+  kernel slice for each wait on the cluster's cross-core pipe. Level 2 adds each block's dispatch and
   finish on its core, level 3 a scheduler process (ready-queue depth and when
   each task became ready), level 4 an orchestrator process (one slice per
   submit). Times are microseconds of host time since the run's first submit.
@@ -115,8 +117,10 @@ def swimlane_trace(trace: Any, level: int, *, entry: str = "", platform: str = "
     """The Chrome Trace Event document of a run at swimlane `level` (1-4): a host ``RunTrace``, or a
     ``device_time.DeviceTrace`` with `clock` DEVICE_CLOCK."""
     events = _track_names(trace.clusters)
+    ghz = getattr(trace, "ghz", None)  # a DeviceTrace: the waits are drawn in modelled cycles
     for task in trace.tasks:
         events.extend(_kernel_slices(task))
+        events.extend(_pipe_wait_slices(task, ghz))
         if level >= LEVEL_DISPATCH:
             events.extend(_dispatch_slices(task))
     events.extend(_dependency_flows(trace.tasks))
@@ -171,7 +175,54 @@ def _counter_args(span: Any) -> dict[str, Any]:
     if not counters.measured:
         return {}
     busy = {f"{pipe}_cycles": cycles for pipe, cycles in counters.pipe_busy_cycles.items() if cycles}
-    return {"device_cycles": counters.cycles} | busy
+    args = {"device_cycles": counters.cycles} | busy
+    traffic = getattr(counters, "pipe", None) or {}
+    if any(traffic.get(k) for k in ("tiles_pushed", "tiles_popped", "frees")):
+        args |= {"pipe_tiles_pushed": traffic["tiles_pushed"], "pipe_tiles_popped": traffic["tiles_popped"],
+                 "pipe_bytes_pushed": traffic["bytes_pushed"], "pipe_bytes_popped": traffic["bytes_popped"],
+                 "pipe_wait_cycles": traffic["wait_cycles"], "pipe_host_wait_us": _us(traffic["wait_ns"])}
+    return args
+
+
+PIPE_WAIT_CATEGORY = "pipe_wait"
+
+
+def pipe_wait_name(wait: dict[str, Any]) -> str:
+    """The slice name of a cross-core pipe wait: ``wait TPOP_FROM_AIC (C2V lane 0)``."""
+    return f"wait {wait['instruction']} ({wait['ring']} lane {wait['lane']})"
+
+
+def _pipe_wait_slices(task: Any, ghz: float | None) -> Iterable[dict[str, Any]]:
+    """A mixed kernel's waits on its cluster's cross-core pipe, each a slice inside its kernel's slice on the
+    same track. Host time (`ghz` None): the waits the host's threads had. Device time: the cycles a transfer
+    started later than its own core allowed, because its tile was not pushed yet (a pop) or its slot not freed
+    yet (a push); placed on the kernel's device slice (stretched with it when it shared global memory), and
+    omitted when zero."""
+    for span in task.spans:
+        counters = span.counters
+        if not counters.measured:
+            continue
+        waits = getattr(counters, "pipe_waits", None) or []
+        if not waits:
+            continue
+        pid, tid = _cluster_pid(span.cluster_id), core_track(span)
+        if ghz is not None:
+            stretch = (span.end_ns - span.start_ns) / (counters.cycles / ghz) if counters.cycles else 1.0
+        for wait in waits:
+            if ghz is None:
+                begin, end = wait["start_ns"], wait["end_ns"]
+            else:
+                begin = span.start_ns + wait["device_start_cycles"] / ghz * stretch
+                end = span.start_ns + wait["device_end_cycles"] / ghz * stretch
+            begin, end = max(begin, span.start_ns), min(end, span.end_ns)
+            if end <= begin:
+                continue
+            args = {"task_id": str(task.id), "block": span.block_idx, "instruction": wait["instruction"],
+                    "ring": wait["ring"], "lane": wait["lane"],
+                    "waits_for": "a free slot" if wait["producer"] else "a tile",
+                    "wait_cycles": wait["device_end_cycles"] - wait["device_start_cycles"],
+                    "host_wait_us": _us(wait["end_ns"] - wait["start_ns"])}
+            yield _slice(pipe_wait_name(wait), PIPE_WAIT_CATEGORY, pid, tid, begin, end, args)
 
 
 def _dispatch_slices(task: Any) -> Iterable[dict[str, Any]]:

@@ -6,8 +6,11 @@ the event groups, as on the device:
 
 * 2 ``PIPE_UTILIZATION``: per pipe (MTE2, MTE1, V, M, MTE3, FIX) the busy
   cycles, their share of the kernel's cycles, and the instructions issued;
+  for a mixed kernel's cores, the tiles pushed and popped through the
+  cluster's cross-core pipe and the cycles its waits cost;
 * 4 ``MEMORY``: per memory space (Vec, Mat, Left, Right, Acc, Bias, GM) the
-  bytes read and written, and the GM bandwidth the kernel would draw;
+  bytes read and written, and the GM bandwidth the kernel would draw; the
+  bytes pushed and popped through the cross-core pipe;
 * 6 (or ``True``/1): both.
 
 Every row starts with the task, kernel, block, the core that ran it on the
@@ -49,10 +52,11 @@ def columns(events: int) -> list[str]:
     if events & PIPE_UTILIZATION:
         for pipe in PIPES:
             names += [f"{pipe}_busy_cycles", f"{pipe}_utilization", f"{pipe}_instructions"]
+        names += ["pipe_tiles_pushed", "pipe_tiles_popped", "pipe_wait_cycles"]
     if events & MEMORY:
         for space in SPACES:
             names += [f"{space}_bytes_read", f"{space}_bytes_written"]
-        names.append("GM_gb_per_second")
+        names += ["GM_gb_per_second", "pipe_bytes_pushed", "pipe_bytes_popped"]
     return names
 
 
@@ -92,7 +96,16 @@ def _pipe_columns(counters: Any) -> dict[str, Any]:
         row[f"{pipe}_busy_cycles"] = busy[pipe]
         row[f"{pipe}_utilization"] = _round(busy[pipe] / counters.cycles) if counters.cycles else 0.0
         row[f"{pipe}_instructions"] = issued[pipe]
+    traffic = _pipe_traffic(counters)
+    row["pipe_tiles_pushed"] = traffic.get("tiles_pushed", 0)
+    row["pipe_tiles_popped"] = traffic.get("tiles_popped", 0)
+    row["pipe_wait_cycles"] = traffic.get("wait_cycles", 0)
     return row
+
+
+def _pipe_traffic(counters: Any) -> dict[str, int]:
+    """The kernel's cross-core pipe counters (CoreCounters.pipe); empty for counters without them."""
+    return dict(getattr(counters, "pipe", None) or {})
 
 
 def _memory_columns(counters: Any, ghz: float) -> dict[str, Any]:
@@ -103,6 +116,9 @@ def _memory_columns(counters: Any, ghz: float) -> dict[str, Any]:
         row[f"{space}_bytes_written"] = written[space]
     seconds = counters.cycles / (ghz * 1e9)
     row["GM_gb_per_second"] = _round((read["GM"] + written["GM"]) / seconds / 1e9) if seconds else 0.0
+    traffic = _pipe_traffic(counters)
+    row["pipe_bytes_pushed"] = traffic.get("bytes_pushed", 0)
+    row["pipe_bytes_popped"] = traffic.get("bytes_popped", 0)
     return row
 
 

@@ -16,6 +16,17 @@
 // long. The fault's report names the kernel, the ring, each side's counts and
 // the likely cause. Once one wait has failed the pipe is broken: every later
 // pipe op of the block fails at once, so the kernels run to their end.
+//
+// While a core's performance model counts (core.perf: a traced run), the
+// pipe also charges its transfers to it and keeps device time across the
+// cluster: each slot carries the cycle its tile was pushed (ready on the
+// producer), popped and freed, so a pop starts no earlier than its push was
+// done and a push into a full ring no earlier than the free of its slot
+// (PerfModel::IssueAfter). Every core's model counts from its kernel's start,
+// and a cluster's kernels start together, so the cycles compare. The
+// numbers depend only on each core's program and the rings' FIFO order, not
+// on how the host's threads ran. Each member's transfers and waits (host and
+// device time) are recorded for the trace (Collect).
 #pragma once
 
 #include <array>
@@ -25,8 +36,10 @@
 #include <string>
 #include <vector>
 
+#include "pypto/isa/perf_model.h"
 #include "pypto/isa/pipe.h"
 #include "pypto/isa/sim_core.h"
+#include "pypto/runtime/trace.h"
 
 namespace pto {
 
@@ -53,15 +66,26 @@ struct SimPipe {
             Loc loc);
   int32_t Lanes(SimCore& core, const char* instruction, Loc loc);
   unsigned char* Reserve(SimCore& core, PipeDir dir, int lane, int64_t bytes, const char* instruction, Loc loc);
-  void Publish(PipeDir dir, int lane, const PipeTileShape& shape);
-  const unsigned char* Take(SimCore& core, PipeDir dir, int lane, PipeTileShape& shape, const char* instruction,
-                            Loc loc);
+  // `cost` (may be null) charges the transfer to core.perf when it counts.
+  void Publish(SimCore& core, PipeDir dir, int lane, const PipeTileShape& shape, const PipeCost* cost);
+  const unsigned char* Take(SimCore& core, PipeDir dir, int lane, PipeTileShape& shape, const PipeCost* cost,
+                            const char* instruction, Loc loc);
   bool Release(SimCore& core, PipeDir dir, int lane, const char* instruction, Loc loc);
+
+  // Moves what member m's kernel did on the pipe while its core counted
+  // (transfers, bytes, waits) into `out`, and forgets it.
+  void Collect(int member, pypto::runtime::CoreCounters& out);
 
  private:
   struct Ring {
     std::vector<unsigned char> bytes;  // slot_num * slot_size
     std::array<PipeTileShape, kMaxSlots> shapes{};
+    // Device time (cycles since the block's kernels started), per slot: when
+    // its tile was pushed (ready), popped (ready) and its slot freed.
+    std::array<uint64_t, kMaxSlots> pushed_at{};
+    std::array<uint64_t, kMaxSlots> popped_at{};
+    std::array<uint64_t, kMaxSlots> freed_at{};
+    uint64_t consumer_init_at = 0;  // the consumer's init freed every slot
     int64_t pushed = 0;
     int64_t popped = 0;
     int64_t freed = 0;
@@ -81,6 +105,12 @@ struct SimPipe {
     PipeDir dir = PipeDir::C2V;
     int lane = 0;
     bool producer = false;
+    // The host time of this core's last wait (equal when it did not block).
+    int64_t wait_begin_ns = 0;
+    int64_t wait_end_ns = 0;
+    // What its kernel did on the pipe while its core counted.
+    pypto::runtime::PipeCounters counters;
+    std::vector<pypto::runtime::PipeWait> waits;
   };
   enum class Cause { Deadlock, TimedOut, Broken };
 
@@ -102,6 +132,9 @@ struct SimPipe {
   bool Wait(std::unique_lock<std::mutex>& lock, SimCore& core, PipeDir dir, int lane, bool producer,
             const char* instruction, Loc loc);
   void Fail(SimCore& core, const char* instruction, Loc loc, const std::string& text);
+  // A counted transfer of `member`: its wait (if it waited in either clock) and its traffic.
+  void Record(int member, const char* instruction, PipeDir dir, int lane, bool producer,
+              const PerfModel::Issued& issued, int64_t bytes);
   // The fault text of `member`'s failed wait: why, then every core's state.
   std::string Report(int member, Cause cause) const;
   // One core's state; for a wait: its ring's counts and the likely cause.
@@ -140,6 +173,13 @@ __attribute__((visibility("default"))) const unsigned char* pypto_sim_pipe_take(
                                                                                 pto::PipeTileShape* shape,
                                                                                 const char* instruction,
                                                                                 uint32_t line);
+__attribute__((visibility("default"))) void pypto_sim_pipe_publish_counted(pto::SimCore* core, int32_t dir,
+                                                                           int32_t lane,
+                                                                           const pto::PipeTileShape* shape,
+                                                                           const pto::PipeCost* cost);
+__attribute__((visibility("default"))) const unsigned char* pypto_sim_pipe_take_counted(
+    pto::SimCore* core, int32_t dir, int32_t lane, pto::PipeTileShape* shape, const pto::PipeCost* cost,
+    const char* instruction, uint32_t line);
 __attribute__((visibility("default"))) int32_t pypto_sim_pipe_release(pto::SimCore* core, int32_t dir, int32_t lane,
                                                                       const char* instruction, uint32_t line);
 }

@@ -26,6 +26,33 @@ enum class ArgDirection { Input, Output, InOut, OutputExisting, NoDep, Scalar };
 inline constexpr std::array<const char*, 6> kPipeNames = {"MTE2", "MTE1", "V", "M", "MTE3", "FIX"};
 inline constexpr std::array<const char*, 7> kCountedSpaceNames = {"Vec", "Mat", "Left", "Right", "Acc", "Bias", "GM"};
 
+// One wait of a kernel on its cluster's cross-core pipe (a mixed kernel's
+// TPUSH into a full ring, or its TPOP from an empty one), in both clocks.
+// Recorded for every transfer that waited in either: the host times are
+// zero-length when only the modelled device waited, and vice versa.
+struct PipeWait {
+  std::string instruction;       // "TPOP_FROM_AIC", ...
+  int32_t dir = 0;               // the ring: 0 C2V (AIC -> AIV), 1 V2C (AIV -> AIC)
+  int32_t lane = 0;              // the AIV lane of the ring
+  bool producer = false;         // true: a push waiting for a free slot; false: a pop waiting for a tile
+  int64_t start_ns = 0;          // host time (ns since the run's first submit in a RunTrace)
+  int64_t end_ns = 0;
+  int64_t device_start_cycles = 0;  // modelled cycles since the kernel's start
+  int64_t device_end_cycles = 0;
+};
+
+// A kernel's traffic on its cluster's cross-core pipe, per transfer that
+// moved a tile (a push or pop of one lane's part counts once).
+struct PipeCounters {
+  int64_t tiles_pushed = 0;
+  int64_t tiles_popped = 0;
+  int64_t bytes_pushed = 0;     // the tiles' valid bytes
+  int64_t bytes_popped = 0;
+  int64_t frees = 0;
+  int64_t wait_ns = 0;          // host time spent in waits
+  int64_t wait_cycles = 0;      // modelled cycles the waits delayed the transfers
+};
+
 struct CoreCounters {
   bool measured = false;  // false: the core's state counts nothing (no simulator)
   int64_t cycles = 0;     // from the kernel's first instruction to its last result
@@ -33,6 +60,8 @@ struct CoreCounters {
   std::array<int64_t, kPipeNames.size()> pipe_instructions{};
   std::array<int64_t, kCountedSpaceNames.size()> bytes_read{};
   std::array<int64_t, kCountedSpaceNames.size()> bytes_written{};
+  PipeCounters pipe;                  // zero for a kernel that is not part of a cluster task
+  std::vector<PipeWait> pipe_waits;   // in program order
 };
 
 // One core's share of one block: a plain task runs a block on one core, a

@@ -13,6 +13,14 @@
 // its result is ready `latency` cycles later. The kernel's cycle count is
 // when its last result is ready.
 //
+// The cross-core pipe's instructions (pipe.h) are charged by the pipe
+// (pypto/backend/sim_pipe.h) through IssueAfter: a push is a transfer of the
+// tile out of its space (FIX from Acc, MTE1 from Mat, MTE3 from Vec), a pop a
+// load into the popped tile (MTE2), with the ring counted as global memory;
+// init and free are kPipeSyncCycles of flag work on MTE2. A pop starts no
+// earlier than its push was done on the producer, a push into a full ring
+// no earlier than the consumer freed the slot: the device's cross-core waits.
+//
 // The model is off unless the runtime measures the kernel (a traced run):
 // SimCore::perf is null and the instructions skip it after one test.
 #pragma once
@@ -49,6 +57,10 @@ struct Operand {
 struct PerfModel {
   static constexpr uint64_t kChunkBytes = 512;
 
+  // Cycles of the flag work of a cross-core pipe's init and free (set and
+  // wait flags, issued on MTE2 after the loads before them).
+  static constexpr uint64_t kPipeSyncCycles = 4;
+
   // Figures, set once by the simulator.
   PipeRate pipes[kNumPipes];
   double cube_macs_per_cycle[kNumCubeKinds] = {1, 1, 1};
@@ -77,13 +89,33 @@ struct PerfModel {
     return CeilCycles(macs / (per_cycle > 0 ? per_cycle : 1));
   }
 
+  // When an issued instruction ran: `own` is when its pipe and operands
+  // allowed it to start, `start` when it did (later only for a not_before
+  // constraint: a cross-core pipe's peer), `ready` when its result is usable.
+  struct Issued {
+    uint64_t own = 0;
+    uint64_t start = 0;
+    uint64_t issued = 0;  // start + work: the pipe is free again
+    uint64_t ready = 0;
+  };
+
   // Charges one instruction: `work` cycles on `pipe`, reading `reads` and
   // writing `writes` (either may include global memory, which only counts bytes).
   void Issue(Pipe pipe, uint64_t work, const Operand* reads, int num_reads, const Operand* writes, int num_writes) {
+    IssueAfter(0, pipe, work, reads, num_reads, writes, num_writes);
+  }
+
+  // Issue, starting no earlier than cycle `not_before` (an event of another
+  // core on the same clock: a cluster's kernels start together). A cross-core
+  // pipe's transfers use it (core/src/backend/sim_pipe.cpp): a pop starts
+  // once its tile was pushed, a push once its slot was freed.
+  Issued IssueAfter(uint64_t not_before, Pipe pipe, uint64_t work, const Operand* reads, int num_reads,
+                    const Operand* writes, int num_writes) {
     const int p = static_cast<int>(pipe);
-    uint64_t start = pipe_free[p];
-    for (int i = 0; i < num_reads; ++i) start = Max(start, ReadyToRead(reads[i]));
-    for (int i = 0; i < num_writes; ++i) start = Max(start, ReadyToWrite(writes[i]));
+    uint64_t own = pipe_free[p];
+    for (int i = 0; i < num_reads; ++i) own = Max(own, ReadyToRead(reads[i]));
+    for (int i = 0; i < num_writes; ++i) own = Max(own, ReadyToWrite(writes[i]));
+    const uint64_t start = Max(own, not_before);
     const uint64_t issued = start + work;
     const uint64_t ready = issued + pipes[p].latency;
     pipe_free[p] = issued;
@@ -98,6 +130,19 @@ struct PerfModel {
       bytes_written[writes[i].space] += writes[i].bytes;
       Mark(written_at, writes[i], ready);
     }
+    return {own, start, issued, ready};
+  }
+
+  // Charges `cycles` of flag work on `pipe` (no operands, no latency), no
+  // earlier than `not_before`; returns when it is done.
+  uint64_t IssueSync(uint64_t not_before, Pipe pipe, uint64_t cycles) {
+    const int p = static_cast<int>(pipe);
+    const uint64_t issued = Max(pipe_free[p], not_before) + cycles;
+    pipe_free[p] = issued;
+    busy_cycles[p] += cycles;
+    ++instructions[p];
+    done = Max(done, issued);
+    return issued;
   }
 
  private:

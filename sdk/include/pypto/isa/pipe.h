@@ -47,6 +47,16 @@ struct PipeTileShape {
   int32_t split = 0;
 };
 
+// What a transfer is for the performance model (perf_model.h): where the
+// pushed or popped tile sits (its space, address and static footprint) and
+// the pipe that moves it. The bytes are the part's valid ones.
+struct PipeCost {
+  int32_t pipe = 0;   // pto::Pipe
+  int32_t space = 0;  // TileType
+  uint64_t addr = 0;
+  uint64_t footprint = 0;
+};
+
 }  // namespace pto
 
 // Defined by the core (pypto/backend/sim_pipe.h). Each works on the pipe of
@@ -66,6 +76,14 @@ void pypto_sim_pipe_publish(pto::SimCore* core, pto::int32_t dir, pto::int32_t l
 // Consumer: waits until the next slot of ring (dir, lane) is ready and takes it; valid until its free.
 const unsigned char* pypto_sim_pipe_take(pto::SimCore* core, pto::int32_t dir, pto::int32_t lane,
                                          pto::PipeTileShape* shape, const char* instruction, pto::uint32_t line);
+// The same, charging the transfer to the core's performance model when it
+// counts (a traced run): `cost` says where the tile sits and on which pipe
+// it moves (null: not charged). The pipe ops below call these.
+void pypto_sim_pipe_publish_counted(pto::SimCore* core, pto::int32_t dir, pto::int32_t lane,
+                                    const pto::PipeTileShape* shape, const pto::PipeCost* cost);
+const unsigned char* pypto_sim_pipe_take_counted(pto::SimCore* core, pto::int32_t dir, pto::int32_t lane,
+                                                 pto::PipeTileShape* shape, const pto::PipeCost* cost,
+                                                 const char* instruction, pto::uint32_t line);
 // Consumer: frees the oldest slot it took from ring (dir, lane).
 pto::int32_t pypto_sim_pipe_release(pto::SimCore* core, pto::int32_t dir, pto::int32_t lane, const char* instruction,
                                     pto::uint32_t line);
@@ -85,6 +103,16 @@ struct Part {
 };
 
 inline int Clamp(int v, int hi) { return v < 0 ? 0 : (v > hi ? hi : v); }
+
+// A push moves the tile out of its space on the engine that does so (FIX
+// from Acc, MTE1 from Mat, MTE3 from Vec); a pop loads it (MTE2).
+template <typename TileT>
+inline PipeCost CostOf(const TileT& tile, bool push) {
+  Pipe pipe = Pipe::MTE2;
+  if (push) pipe = TileT::Loc == TileType::Acc ? Pipe::FIX : TileT::Loc == TileType::Mat ? Pipe::MTE1 : Pipe::MTE3;
+  return {static_cast<int32_t>(pipe), static_cast<int32_t>(TileT::Loc), static_cast<uint64_t>(tile.addr),
+          static_cast<uint64_t>(TileT::kBytes)};
+}
 
 inline Part PartOf(int box_rows, int box_cols, int vr, int vc, PipeSplit split, int lane) {
   if (split == PipeSplit::UP_DOWN) {
@@ -131,18 +159,20 @@ inline bool PushPart(const TileT& tile, PipeDir dir, int lane, const Part& p, Pi
     for (int c = 0; c < p.cols; ++c) out[r * p.cols + c] = tile.At(p.row0 + r, p.col0 + c);
   }
   PipeTileShape shape{p.rows, p.cols, static_cast<int32_t>(sizeof(T)), static_cast<int32_t>(split)};
-  pypto_sim_pipe_publish(core, static_cast<int32_t>(dir), lane, &shape);
+  const PipeCost cost = CostOf(tile, true);
+  pypto_sim_pipe_publish_counted(core, static_cast<int32_t>(dir), lane, &shape, &cost);
   return true;
 }
 
 // Consumer side: takes the next slot of ring (dir, lane) and checks it fits a
 // part of `tile` with box (box_rows x box_cols); null when it does not.
 template <typename TileT>
-inline const typename TileT::DType* TakePart(PipeDir dir, int lane, int box_rows, int box_cols, PipeSplit split,
-                                             PipeTileShape& shape, const char* instruction, Loc loc) {
+inline const typename TileT::DType* TakePart(const TileT& tile, PipeDir dir, int lane, int box_rows, int box_cols,
+                                             PipeSplit split, PipeTileShape& shape, const char* instruction, Loc loc) {
   using T = typename TileT::DType;
-  const unsigned char* slot =
-      pypto_sim_pipe_take(pypto_sim_current_core(), static_cast<int32_t>(dir), lane, &shape, instruction, loc.line);
+  const PipeCost cost = CostOf(tile, false);
+  const unsigned char* slot = pypto_sim_pipe_take_counted(pypto_sim_current_core(), static_cast<int32_t>(dir), lane,
+                                                          &shape, &cost, instruction, loc.line);
   if (slot == nullptr) return nullptr;
   if (shape.split != static_cast<int32_t>(split)) {
     Fail(instruction, loc, "the producer pushed this tile with another split mode than the pop names; both ends of "
@@ -232,8 +262,8 @@ inline void TPOP_FROM_AIC(TileT& tile, PipeSplit split, Loc loc = {}) {
   SimCore* core = pypto_sim_current_core();
   if (core == nullptr) return;
   PipeTileShape shape;
-  const auto* in = pipe_detail::TakePart<TileT>(PipeDir::C2V, core->cluster_member - 1, TileT::kRows, TileT::kCols,
-                                                split, shape, kName, loc);
+  const auto* in = pipe_detail::TakePart<TileT>(tile, PipeDir::C2V, core->cluster_member - 1, TileT::kRows,
+                                                TileT::kCols, split, shape, kName, loc);
   if (in == nullptr || !pipe_detail::TakeValidShape(tile, shape.rows, shape.cols, kName, loc)) return;
   pipe_detail::CopyIn(tile, in, pipe_detail::Part{0, 0, TileT::kRows, TileT::kCols, shape.rows, shape.cols}, shape);
   detail::Finish(tile, kName, loc);
@@ -253,7 +283,7 @@ inline void TPOP_FROM_AIV(TileT& tile, PipeSplit split, Loc loc = {}) {
     pipe_detail::Part box = pipe_detail::PartOf(TileT::kRows, TileT::kCols, 0, 0, split, lane);
     PipeTileShape shape;
     const auto* in =
-        pipe_detail::TakePart<TileT>(PipeDir::V2C, lane, box.box_rows, box.box_cols, split, shape, kName, loc);
+        pipe_detail::TakePart<TileT>(tile, PipeDir::V2C, lane, box.box_rows, box.box_cols, split, shape, kName, loc);
     if (in == nullptr) return;
     if (split == PipeSplit::NONE && lane > 0) continue;
     // The gathered valid extent ends where the last non-empty part ends.

@@ -22,7 +22,7 @@ from pypto import ir
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "passes"
 # Pages that must show at least one checked example.
 PAGES_WITH_EXAMPLES = [
-    "AllocateMemoryAddr", "FlattenCallExpr", "FlattenTileNdTo2D", "InitMemRef", "InlineFunctions", "InsertCommFence",
+    "AllocateMemoryAddr", "ExpandMixedKernel", "FlattenCallExpr", "FlattenTileNdTo2D", "InitMemRef", "InlineFunctions", "InsertCommFence",
     "LowerHostTensorCollectives", "MaterializeCommDomainScopes", "MemoryReuse", "OutlineClusterScopes",
     "OutlineHierarchyScopes", "OutlineIncoreScopes", "Simplify", "SynthesizeAllReduceSignals", "UnrollLoops",
 ]

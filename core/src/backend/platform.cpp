@@ -21,7 +21,7 @@ constexpr const char* kSimSuffix = "sim";
 const std::vector<std::string> kPlatformFields = {"description", "memory", "cores", "dtypes", "casts",
                                                   "efficient_transfer_bytes", "acc_m_alignment",
                                                   "acc_m_alignment_by_dtype", "moves", "core_transfers",
-                                                  "throughput"};
+                                                  "cross_core_ring", "throughput"};
 const std::vector<std::string> kRequiredFields = {"description", "memory", "cores", "dtypes", "casts",
                                                   "efficient_transfer_bytes", "acc_m_alignment", "moves"};
 const std::vector<std::string> kSpaceFields = {"capacity", "alignment"};
@@ -67,6 +67,7 @@ class PlatformReader {
         platform.core_transfers.emplace_back(Space(pair.first), Space(pair.second));
       }
     }
+    if (root["cross_core_ring"]) platform.pipe_ring_in_consumer = CrossCoreRing(root["cross_core_ring"]);
     platform.efficient_transfer_bytes = Positive(root["efficient_transfer_bytes"], "efficient_transfer_bytes");
     platform.acc_m_alignment = Positive(root["acc_m_alignment"], "acc_m_alignment");
     if (root["acc_m_alignment_by_dtype"]) {
@@ -108,6 +109,15 @@ class PlatformReader {
       Fail(node.Mark(), "'" + field + "' must be a non-empty text, not " + plugin::YamlKindName(node));
     }
     return node.Scalar();
+  }
+
+  bool CrossCoreRing(const YAML::Node& node) const {
+    std::string where = Text(node, "cross_core_ring");
+    if (where != "gm" && where != "consumer") {
+      Fail(node.Mark(), "'cross_core_ring' is gm (rings in global memory) or consumer (in the consumer's buffer), "
+                        "not '" + where + "'");
+    }
+    return where == "consumer";
   }
 
   int64_t Positive(const YAML::Node& node, const std::string& field) const {

@@ -617,13 +617,22 @@ class Printer {
       case ScopeKind::Runtime: function = "manual_scope"; break;
     }
     if (!scope.name_hint.empty()) args.push_back("name_hint=" + printer::StringLiteral(scope.name_hint));
-    if (scope.scope_kind == ScopeKind::InCore && scope.split != SplitMode::None) {
-      args.push_back("optimizations=[" + p_ + "split(" + Enum(scope.split) + ")]");
-    }
-    Keywords(scope.attrs, {"level", "role", "core_num", "sync_start", "name_hint", "optimizations"}, nullptr, args);
+    if (scope.scope_kind == ScopeKind::InCore) Optimizations(scope, args);
+    Keywords(scope.attrs, {"level", "role", "core_num", "sync_start", "name_hint", "optimizations", "cross_core_slot"},
+             nullptr, args);
     const std::string task_id = scope.task_id ? " as " + Name(*scope.task_id) : "";
     Line(indent, "with " + p_ + function + "(" + JoinTexts(args) + ")" + task_id + ":");
     Block(scope.body, indent + 1, nullptr, "");
+  }
+
+  // pl.at's optimizations=[...]: the split mode and the ring depth (kept in the scope's attrs).
+  void Optimizations(const ScopeStmt& scope, std::vector<std::string>& args) {
+    std::vector<std::string> options;
+    if (scope.split != SplitMode::None) options.push_back(p_ + "split(" + Enum(scope.split) + ")");
+    if (auto slots = scope.attrs.Get<int64_t>("cross_core_slot")) {
+      options.push_back(p_ + "cross_core_slot(slot_num=" + std::to_string(*slots) + ")");
+    }
+    if (!options.empty()) args.push_back("optimizations=[" + JoinTexts(options) + "]");
   }
 
   // ---------------------------------------------------------------- expressions

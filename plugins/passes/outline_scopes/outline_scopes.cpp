@@ -58,6 +58,11 @@ std::optional<outline::CalleeSpec> DecideIncore(const ir::ScopeStmt& scope, cons
   spec.call_attrs = scope.attrs;
   outline::MakeSubmitIfTask(scope, {}, spec);
   if (scope.split != ir::SplitMode::None) spec.function_attrs.Set("split", ir::EnumAttr::Of(scope.split));
+  // The ring depth shapes the kernel ExpandMixedKernel builds, not the call.
+  if (auto slots = scope.attrs.Get<int64_t>("cross_core_slot")) {
+    spec.function_attrs.Set("cross_core_slot", *slots);
+    spec.call_attrs.Erase("cross_core_slot");
+  }
   spec.body = scope.body;
   return spec;
 }

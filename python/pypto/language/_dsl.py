@@ -51,6 +51,8 @@ INTRINSICS = {
         "manual_scope": "with pl.manual_scope(): a region where only deps= order tasks (no derived dependencies)",
         "func_attr": "pl.func_attr({...}): function attributes; the first statement of a body",
         "split": "pl.split(pl.SplitMode.UP_DOWN): the mixed-kernel split optimization of pl.at",
+        "cross_core_slot": "pl.cross_core_slot(slot_num=N): the depth of a mixed kernel's cross-core rings "
+                           "(default 2), in pl.at's optimizations",
         "submit": "r, tid = pl.submit(self.k, *args, deps=[...]): launch a kernel as a task and name it",
         "spmd_submit": "r, tid = pl.spmd_submit(self.k, *args, core_num=N, sync_start=False, deps=[...]): "
                        "launch a kernel over N blocks as one task",

@@ -159,6 +159,9 @@ TEST(PipelineFiles, ShippedPipelines) {
   EXPECT_LT(position("OutlineIncoreScopes"), position("ConvertTensorToTileOps"));
   EXPECT_LT(position("ConvertTensorToTileOps"), position("InferTileMemorySpace"));
   EXPECT_LT(position("InferTileMemorySpace"), position("InitMemRef"));
+  // Mixed kernels split where each tile's space is known, before buffers are made per kernel.
+  EXPECT_LT(position("InferTileMemorySpace"), position("ExpandMixedKernel"));
+  EXPECT_LT(position("ExpandMixedKernel"), position("InitMemRef"));
   EXPECT_LT(position("InitMemRef"), position("MemoryReuse"));
   EXPECT_LT(position("MemoryReuse"), position("AllocateMemoryAddr"));
   EXPECT_LT(position("AllocateMemoryAddr"), static_cast<std::ptrdiff_t>(order.size()));

@@ -79,6 +79,12 @@ TEST(Platform, SimulatorReadsTheSameFile) {
   EXPECT_TRUE(Platform::Get("a5sim").simulated);
 }
 
+// A2/A3 keep the rings of cross-core pipes in global memory; A5 in the consumer's UB or L1.
+TEST(Platform, CrossCoreRingPlacement) {
+  EXPECT_FALSE(Platform::Get("a2a3sim").pipe_ring_in_consumer);
+  EXPECT_TRUE(Platform::Get("a5sim").pipe_ring_in_consumer);
+}
+
 TEST(Platform, GetCachesEachPlatform) { EXPECT_EQ(&Platform::Get("a5sim"), &Platform::Get("a5sim")); }
 
 TEST(Platform, DTypesAndCasts) {
@@ -241,7 +247,10 @@ TEST_F(PlatformFile, MalformedFilesNameTheLine) {
   EXPECT_EQ(LoadError("- a\n- b\n"), "1: a platform file is a mapping of fields, not a list");
   EXPECT_EQ(LoadError(text + "colour: red\n"),
             "11: unknown platform field 'colour'; the fields are description, memory, cores, dtypes, casts, "
-            "efficient_transfer_bytes, acc_m_alignment, acc_m_alignment_by_dtype, moves, core_transfers, throughput");
+            "efficient_transfer_bytes, acc_m_alignment, acc_m_alignment_by_dtype, moves, core_transfers, "
+            "cross_core_ring, throughput");
+  EXPECT_EQ(LoadError(text + "cross_core_ring: l2\n"),
+            "11: 'cross_core_ring' is gm (rings in global memory) or consumer (in the consumer's buffer), not 'l2'");
   EXPECT_EQ(LoadError("description: x\n"), "1: the platform file has no 'memory:'; add it");
   std::string bad_capacity = text;
   bad_capacity.replace(bad_capacity.find("4096"), 4, "-1");

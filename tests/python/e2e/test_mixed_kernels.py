@@ -3,6 +3,7 @@ cluster's cross-core pipe, compiled with ir.compile and run on a2a3sim against t
 
 import pytest
 import torch
+from pass_runner import run_one_pass
 
 import pypto
 import pypto.language as pl
@@ -91,3 +92,228 @@ def test_the_pipe_ops_are_pl_names_and_check_their_numbers():
             def k(self, x: pl.Tensor[[16, 64], pl.FP32]):
                 pl.aiv_initialize_pipe(dir_mask=3, slot_size=4096, slot_num=6)
                 return
+
+
+# ---------------------------------------------------------------- kernels the compiler splits (ExpandMixedKernel)
+
+SPLITS = ["none", "up_down", "left_right"]
+
+
+def fused_linear(split):
+    """matmul on the cube core, bias + ReLU on the vector cores, in one pl.at scope; optimizations= is a
+    literal list, so one kernel per split."""
+
+    @pl.jit
+    def none_2(x: pl.Tensor[[64, 128], pl.FP16], w: pl.Tensor[[128, 64], pl.FP16], b: pl.Tensor[[1, 64], pl.FP32],
+               out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
+        with pl.at(level=pl.Level.CORE_GROUP):
+            acc = pl.matmul(pl.load(x, [0, 0], [64, 128], target_memory=pl.Mem.Mat),
+                            pl.load(w, [0, 0], [128, 64], target_memory=pl.Mem.Mat))
+            out = pl.store(pl.relu(pl.col_expand_add(acc, pl.load(b, [0, 0], [1, 64]))), [0, 0], out)
+        return out
+
+    @pl.jit
+    def up_down_2(x: pl.Tensor[[64, 128], pl.FP16], w: pl.Tensor[[128, 64], pl.FP16],
+                  b: pl.Tensor[[1, 64], pl.FP32], out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
+        with pl.at(level=pl.Level.CORE_GROUP, optimizations=[pl.split(pl.SplitMode.UP_DOWN)]):
+            acc = pl.matmul(pl.load(x, [0, 0], [64, 128], target_memory=pl.Mem.Mat),
+                            pl.load(w, [0, 0], [128, 64], target_memory=pl.Mem.Mat))
+            out = pl.store(pl.relu(pl.col_expand_add(acc, pl.load(b, [0, 0], [1, 64]))), [0, 0], out)
+        return out
+
+    @pl.jit
+    def left_right_2(x: pl.Tensor[[64, 128], pl.FP16], w: pl.Tensor[[128, 64], pl.FP16],
+                     b: pl.Tensor[[1, 64], pl.FP32], out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
+        with pl.at(level=pl.Level.CORE_GROUP, optimizations=[pl.split(pl.SplitMode.LEFT_RIGHT)]):
+            acc = pl.matmul(pl.load(x, [0, 0], [64, 128], target_memory=pl.Mem.Mat),
+                            pl.load(w, [0, 0], [128, 64], target_memory=pl.Mem.Mat))
+            out = pl.store(pl.relu(pl.col_expand_add(acc, pl.load(b, [0, 0], [1, 64]))), [0, 0], out)
+        return out
+
+    return {"none": none_2, "up_down": up_down_2, "left_right": left_right_2}[split]
+
+
+@pytest.mark.parametrize("split", SPLITS)
+def test_one_scope_with_a_matmul_and_vector_work_runs_as_a_cluster_task_matching_torch(split):
+    torch.manual_seed(0)
+    x, w, b = torch.randn(64, 128).half(), torch.randn(128, 64).half(), torch.randn(1, 64)
+    out = torch.full((64, 64), float("nan"))
+    kernel = fused_linear(split)
+    kernel(x, w, b, out, config=RunConfig(platform="a2a3sim"))
+    torch.testing.assert_close(out, torch.relu(x.float() @ w.float() + b), rtol=1e-4, atol=1e-4)
+
+
+@pl.jit
+def k_loop_1(x: pl.Tensor[[64, 256], pl.FP16], w: pl.Tensor[[256, 64], pl.FP16],
+             out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
+    with pl.at(level=pl.Level.CORE_GROUP, optimizations=[pl.split(pl.SplitMode.UP_DOWN), pl.cross_core_slot(slot_num=1)]):
+        acc = pl.tile.full([64, 64], 0.0, dtype=pl.FP32)
+        for k in pl.range(4):
+            part = pl.matmul(pl.load(x, [0, k * 64], [64, 64], target_memory=pl.Mem.Mat),
+                             pl.load(w, [k * 64, 0], [64, 64], target_memory=pl.Mem.Mat))
+            acc = pl.add(acc, part)
+        out = pl.store(acc, [0, 0], out)
+    return out
+
+
+@pl.jit
+def k_loop_2(x: pl.Tensor[[64, 256], pl.FP16], w: pl.Tensor[[256, 64], pl.FP16],
+             out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
+    with pl.at(level=pl.Level.CORE_GROUP, optimizations=[pl.split(pl.SplitMode.UP_DOWN)]):
+        acc = pl.tile.full([64, 64], 0.0, dtype=pl.FP32)
+        for k in pl.range(4):
+            part = pl.matmul(pl.load(x, [0, k * 64], [64, 64], target_memory=pl.Mem.Mat),
+                             pl.load(w, [k * 64, 0], [64, 64], target_memory=pl.Mem.Mat))
+            acc = pl.add(acc, part)
+        out = pl.store(acc, [0, 0], out)
+    return out
+
+
+@pl.jit
+def k_loop_4(x: pl.Tensor[[64, 256], pl.FP16], w: pl.Tensor[[256, 64], pl.FP16],
+             out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
+    with pl.at(level=pl.Level.CORE_GROUP, optimizations=[pl.split(pl.SplitMode.UP_DOWN), pl.cross_core_slot(slot_num=4)]):
+        acc = pl.tile.full([64, 64], 0.0, dtype=pl.FP32)
+        for k in pl.range(4):
+            part = pl.matmul(pl.load(x, [0, k * 64], [64, 64], target_memory=pl.Mem.Mat),
+                             pl.load(w, [k * 64, 0], [64, 64], target_memory=pl.Mem.Mat))
+            acc = pl.add(acc, part)
+        out = pl.store(acc, [0, 0], out)
+    return out
+
+
+@pytest.mark.parametrize("slots, kernel", [(1, k_loop_1), (2, k_loop_2), (4, k_loop_4)])
+def test_a_k_loop_streams_one_partial_product_per_step_through_rings_of_1_2_and_4_slots(slots, kernel, tmp_path):
+    torch.manual_seed(1)
+    x, w = torch.randn(64, 256).half(), torch.randn(256, 64).half()
+    out = torch.zeros(64, 64)
+    kernel(x, w, out, config=RunConfig(platform="a2a3sim", save_kernels_dir=str(tmp_path)))
+    torch.testing.assert_close(out, x.float() @ w.float(), rtol=1e-4, atol=1e-3)
+    aic = next(tmp_path.glob("kernels/aic/*_aic.cpp")).read_text()
+    assert f"AIC_INITIALIZE_PIPE(1, 8192, {slots}" in aic  # a lane's half of a 64 x 64 FP32 tile per slot
+
+
+def test_fifty_runs_of_a_split_kernel_with_a_one_slot_ring_give_identical_bits():
+    torch.manual_seed(2)
+    x, w = torch.randn(64, 256).half(), torch.randn(256, 64).half()
+    first = torch.zeros(64, 64)
+    k_loop_1(x, w, first, config=RunConfig(platform="a2a3sim"))
+    for _ in range(49):
+        again = torch.full((64, 64), float("nan"))
+        k_loop_1(x, w, again, config=RunConfig(platform="a2a3sim"))
+        assert torch.equal(again, first)
+
+
+@pl.jit
+def scale_then_matmul(x: pl.Tensor[[64, 64], pl.FP32], w: pl.Tensor[[64, 64], pl.FP32],
+                      out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
+    with pl.at(level=pl.Level.CORE_GROUP, optimizations=[pl.split(pl.SplitMode.LEFT_RIGHT)]):
+        h = pl.mul(pl.load(x, [0, 0], [64, 64]), 2.0)
+        out = pl.store(pl.matmul(pl.move(h, target_memory=pl.Mem.Mat),
+                                 pl.load(w, [0, 0], [64, 64], target_memory=pl.Mem.Mat)), [0, 0], out)
+    return out
+
+
+def test_vector_results_cross_to_the_cube_core_gathered_from_both_lanes():
+    torch.manual_seed(3)
+    x, w = torch.randn(64, 64), torch.randn(64, 64)
+    out = torch.zeros(64, 64)
+    scale_then_matmul(x, w, out, config=RunConfig(platform="a2a3sim"))
+    torch.testing.assert_close(out, (2 * x) @ w, rtol=1e-4, atol=1e-3)
+
+
+def test_holding_more_popped_tiles_than_slots_is_a_compile_error_at_the_users_scope():
+    @pl.jit
+    def three_at_once(x: pl.Tensor[[32, 64], pl.FP16], w: pl.Tensor[[64, 96], pl.FP16],
+                      out: pl.Out[pl.Tensor[[32, 32], pl.FP32]]):
+        with pl.at(level=pl.Level.CORE_GROUP, optimizations=[pl.cross_core_slot(slot_num=1)]):
+            tx = pl.load(x, [0, 0], [32, 64], target_memory=pl.Mem.Mat)
+            a = pl.matmul(tx, pl.load(w, [0, 0], [64, 32], target_memory=pl.Mem.Mat))
+            b = pl.matmul(tx, pl.load(w, [0, 32], [64, 32], target_memory=pl.Mem.Mat))
+            out = pl.store(pl.add(a, b), [0, 0], out)
+        return out
+
+    with pytest.raises(pypto.InvalidValueError, match=r"test_mixed_kernels\.py:\d+.*in function 'three_at_once_incore_0', "
+                       r"kernel 'three_at_once_incore_0_aiv' holds 2 tiles popped from the AIC at once .* "
+                       r"slot_num=1 .* raise pl\.cross_core_slot\(slot_num=2\)"):
+        three_at_once(torch.zeros(32, 64).half(), torch.zeros(64, 96).half(), torch.zeros(32, 32),
+                      config=RunConfig(platform="a2a3sim"))
+
+
+@pl.program
+class DynamicCount:
+    @pl.function(type=pl.FunctionType.AIC)
+    def producer(self, x: pl.Tensor[[16, 64], pl.FP32], out: pl.Out[pl.Tensor[[16, 64], pl.FP32]],
+                 n: pl.Scalar[pl.INT32]):
+        pl.aic_initialize_pipe(dir_mask=1, slot_size=4096, slot_num=1)
+        for i in pl.range(n):
+            pl.tpush_to_aiv(pl.load(x, [0, 0], [16, 64], target_memory=pl.Mem.Mat))
+        return
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def consumer(self, x: pl.Tensor[[16, 64], pl.FP32], out: pl.Out[pl.Tensor[[16, 64], pl.FP32]],
+                 n: pl.Scalar[pl.INT32]) -> pl.Tensor[[16, 64], pl.FP32]:
+        pl.aiv_initialize_pipe(dir_mask=1, slot_size=4096, slot_num=1)
+        for i in pl.range(n):
+            a = pl.tpop_from_aic(shape=[16, 64], dtype=pl.FP32)
+            out = pl.store(a, [0, 0], out)
+        return out
+
+    @pl.function(type=pl.FunctionType.Group)
+    def mixed(self, x: pl.Tensor[[16, 64], pl.FP32], out: pl.Out[pl.Tensor[[16, 64], pl.FP32]],
+              n: pl.Scalar[pl.INT32]) -> pl.Tensor[[16, 64], pl.FP32]:
+        self.producer(x, out, n)
+        out = self.consumer(x, out, n)
+        return out
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, x: pl.Tensor[[16, 64], pl.FP32], out: pl.Out[pl.Tensor[[16, 64], pl.FP32]],
+             n: pl.Scalar[pl.INT32]) -> pl.Tensor[[16, 64], pl.FP32]:
+        out = self.mixed(x, out, n)
+        return out
+
+
+def test_a_pop_without_free_the_compiler_cannot_count_deadlocks_and_the_run_reports_the_ring(tmp_path):
+    compiled = ir.compile(DynamicCount, tmp_path, config=RunConfig(platform="a2a3sim"))
+    with pytest.raises(pypto.KernelFault, match=r"cross-core pipe deadlock .* ring C2V lane 0 \(pushed 1, popped 1, "
+                       r"freed 0, 1 of 1 slots in use\).* popped 1 tiles? but freed 0"):
+        compiled(torch.randn(16, 64), torch.zeros(16, 64), 2)
+
+
+def test_cross_core_slot_prints_with_the_split_and_becomes_an_attribute_of_the_outlined_kernel(tmp_path):
+    @pl.program
+    class Scoped:
+        @pl.function
+        def main(self, x: pl.Tensor[[32, 32], pl.FP32], out: pl.Out[pl.Tensor[[32, 32], pl.FP32]]):
+            with pl.at(level=pl.Level.CORE_GROUP, name_hint="k",
+                       optimizations=[pl.split(pl.SplitMode.UP_DOWN), pl.cross_core_slot(slot_num=4)]):
+                out = pl.store(pl.exp(pl.load(x, [0, 0], [32, 32])), [0, 0], out)
+            return out
+
+    text = ir.as_python(Scoped)
+    assert "optimizations=[pl.split(pl.SplitMode.UP_DOWN), pl.cross_core_slot(slot_num=4)]" in text
+    assert ir.structural_equal(pl.parse(text), Scoped)
+    outlined = ir.as_python(run_one_pass("OutlineIncoreScopes", Scoped, tmp_path))
+    assert 'pl.func_attr({"split": pl.SplitMode.UP_DOWN, "cross_core_slot": 4})' in outlined
+    assert "self.k(x, out)" in outlined
+
+
+@pytest.mark.parametrize("option, message", [
+    ("pl.cross_core_slot(slot_num=0)", r"slot_num must be a positive literal integer, got 0"),
+    ("pl.cross_core_slot()", r"pl\.cross_core_slot needs slot_num"),
+    ("pl.cross_core_slot(slots=2)", r"pl\.cross_core_slot takes one argument, slot_num"),
+])
+def test_a_bad_cross_core_slot_is_a_parse_error(option, message):
+    source = f"""
+import pypto.language as pl
+
+@pl.program
+class Bad:
+    @pl.function
+    def main(self, x: pl.Tensor[[32, 32], pl.FP32], out: pl.Out[pl.Tensor[[32, 32], pl.FP32]]):
+        with pl.at(level=pl.Level.CORE_GROUP, optimizations=[{option}]):
+            out = pl.store(pl.exp(pl.load(x, [0, 0], [32, 32])), [0, 0], out)
+        return out
+"""
+    with pytest.raises(pl.ParseError, match=message):
+        pl.parse(source)

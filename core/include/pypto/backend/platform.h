@@ -48,6 +48,11 @@ struct Platform {
   // the vector cores, vector tiles to the cube core. ExpandMixedKernel turns
   // each into a tpush/tpop pair (through GM where the platform needs it).
   std::vector<std::pair<ir::MemorySpace, ir::MemorySpace>> core_transfers;
+  // Where a cross-core pipe's ring lives (`cross_core_ring:` gm | consumer):
+  // in global memory (A2/A3), or in the consumer's own buffer, UB for tiles
+  // to the vector cores and L1 for tiles to the cube core (A5), where it
+  // competes with the kernel's tiles.
+  bool pipe_ring_in_consumer = false;
   // Approximate performance figures for cost estimates, as the file gives
   // them: pipe ("MTE2", "V", "M", "clock") -> figure ("bytes_per_cycle") -> number.
   std::map<std::string, std::map<std::string, double>> throughput;

@@ -34,7 +34,7 @@ from pypto.language.parser._ast_util import intrinsic_call, is_docstring, return
 from pypto.language.parser._control import ControlFlowMixin
 from pypto.language.parser._external import ExternalMixin, is_external
 from pypto.language.parser._source import Source
-from pypto.language.parser._values import (Loop, SplitOption, annotation_filled_from, describe, is_number, level_name,
+from pypto.language.parser._values import (CrossCoreSlotOption, Loop, SplitOption, annotation_filled_from, describe, is_number, level_name,
                                            same_kind_and_dtype, with_comments)
 
 I = INTRINSICS
@@ -71,7 +71,7 @@ BUILTIN_HINTS = {
 
 
 # Calls the parser evaluates as Python: they build constants, types and options, not IR.
-STATIC_CALLABLES = (INTRINSICS["const"], INTRINSICS["split"], T.dynamic, T.TensorView, T.TileView, T.MemRef, float)
+STATIC_CALLABLES = (INTRINSICS["const"], INTRINSICS["split"], INTRINSICS["cross_core_slot"], T.dynamic, T.TensorView, T.TileView, T.MemRef, float)
 
 
 def _is_host(spec: FunctionSpec) -> bool:
@@ -352,12 +352,31 @@ class FunctionParser(ControlFlowMixin, ExternalMixin):
         if fn is I["const"]:
             return self.const(node, args, kwargs)
         if fn is I["split"]:
-            return SplitOption(args[0] if args else kwargs.get("mode"))
+            slot_num = kwargs.get("slot_num")
+            return SplitOption(args[0] if args else kwargs.get("mode"),
+                               None if slot_num is None else self.slot_count(node, slot_num))
+        if fn is I["cross_core_slot"]:
+            if len(args) > 1 or set(kwargs) - {"slot_num"} or (args and "slot_num" in kwargs):
+                raise self.err(node, "pl.cross_core_slot takes one argument, slot_num",
+                               "write pl.cross_core_slot(slot_num=4)", ParseTypeError)
+            slot_num = args[0] if args else kwargs.get("slot_num")
+            if slot_num is None:
+                raise self.err(node, "pl.cross_core_slot needs slot_num", "write pl.cross_core_slot(slot_num=4)",
+                               ParseTypeError)
+            return CrossCoreSlotOption(self.slot_count(node, slot_num))
         if fn is T.dynamic:
             return T.DynamicDim(*args, **kwargs, span=self.span(node))
         if is_typed_empty_list:
             return []  # list[str]() / list[pl.Expr](): the printer's typed empty lists
         return fn(*args, **kwargs)
+
+    def slot_count(self, node: ast.Call, slot_num: Any) -> int:
+        """A ring depth: a positive literal integer (the hardware's limit is ExpandMixedKernel's to check)."""
+        if isinstance(slot_num, bool) or not isinstance(slot_num, int) or slot_num < 1:
+            raise self.err(node, f"slot_num must be a positive literal integer, got {slot_num!r}",
+                           "the ring depth is fixed when the kernel compiles: pl.cross_core_slot(slot_num=4)",
+                           ParseValueError)
+        return slot_num
 
     def attribute(self, base: Any, node: ast.Attribute) -> Any:
         import pypto.language as pl
@@ -921,7 +940,7 @@ class FunctionParser(ControlFlowMixin, ExternalMixin):
             op = {"min": ir.BinaryOp.Min, "max": ir.BinaryOp.Max, "xor": ir.BinaryOp.Xor}[name]
             a, b = self.scalar_operands(self.value(node.args[0]), self.value(node.args[1]), node)
             return self.checked(node, lambda: ir.BinaryExpr(op, a, b, span=self.span(node)))
-        if name == "split":
+        if name in ("split", "cross_core_slot"):
             return self.static_call(node)
         if name in ("submit", "spmd_submit"):
             return self.submit(node, grid=name == "spmd_submit")

@@ -12,7 +12,7 @@ from pypto.language._dsl import Intrinsic
 from pypto.language.errors import ParseSyntaxError, ParseTypeError, ParseValueError, PlacementError
 from pypto.language.parser import _defer_wait
 from pypto.language.parser._ast_util import assigned_names, intrinsic_call, ordered_union, terminates, yield_target
-from pypto.language.parser._values import (Loop, SplitOption, describe, is_number, is_task_id, is_task_id_or_array,
+from pypto.language.parser._values import (CrossCoreSlotOption, Loop, SplitOption, describe, is_number, is_task_id, is_task_id_or_array,
                                            same_kind_and_dtype)
 
 INDEX = ir.DataType.INDEX
@@ -401,8 +401,13 @@ class ControlFlowMixin:
             for opt in kw.pop("optimizations", []) or []:
                 if isinstance(opt, SplitOption):
                     split = opt.mode
+                    if opt.slot_num is not None:
+                        extra["cross_core_slot"] = opt.slot_num
+                elif isinstance(opt, CrossCoreSlotOption):
+                    extra["cross_core_slot"] = opt.slot_num
                 else:
-                    raise self.err(call, f"unknown optimization {opt!r}", "use pl.split(pl.SplitMode.UP_DOWN)",
+                    raise self.err(call, f"unknown optimization {opt!r}",
+                                   "use pl.split(pl.SplitMode.UP_DOWN) or pl.cross_core_slot(slot_num=N)",
                                    ParseValueError)
             if level == ir.Level.CORE_GROUP:
                 kind = ir.ScopeKind.InCore

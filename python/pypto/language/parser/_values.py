@@ -66,6 +66,14 @@ class SplitOption:
     """``pl.split(mode)`` in ``pl.at(optimizations=[...])``."""
 
     mode: ir.SplitMode
+    slot_num: int | None = None  # the deprecated spelling of pl.cross_core_slot(slot_num=N)
+
+
+@dataclass
+class CrossCoreSlotOption:
+    """``pl.cross_core_slot(slot_num=N)`` in ``pl.at(optimizations=[...])``."""
+
+    slot_num: int
 
 
 @dataclass

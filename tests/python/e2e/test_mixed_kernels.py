@@ -3,6 +3,7 @@ cluster's cross-core pipe, compiled with ir.compile and run on a2a3sim against t
 
 import pytest
 import torch
+from mixed_programs import PushPop
 from pass_runner import run_one_pass
 
 import pypto
@@ -11,41 +12,7 @@ from pypto import ir
 from pypto.runtime import RunConfig
 
 
-@pl.program
-class PushPop:
-    @pl.function(type=pl.FunctionType.AIC)
-    def producer(self, x: pl.Tensor[[32, 64], pl.FP32], out: pl.Out[pl.Tensor[[32, 64], pl.FP32]]):
-        pl.aic_initialize_pipe(dir_mask=1, slot_size=4096, slot_num=2)
-        top = pl.load(x, [0, 0], [16, 64], target_memory=pl.Mem.Mat)
-        pl.tpush_to_aiv(top)
-        bottom = pl.load(x, [16, 0], [16, 64], target_memory=pl.Mem.Mat)
-        pl.tpush_to_aiv(bottom)
-        return
 
-    @pl.function(type=pl.FunctionType.AIV)
-    def consumer(self, x: pl.Tensor[[32, 64], pl.FP32],
-                 out: pl.Out[pl.Tensor[[32, 64], pl.FP32]]) -> pl.Tensor[[32, 64], pl.FP32]:
-        pl.aiv_initialize_pipe(dir_mask=1, slot_size=4096, slot_num=2)
-        a = pl.tpop_from_aic(shape=[16, 64], dtype=pl.FP32)
-        out = pl.store(pl.add(a, 1.0), [0, 0], out)
-        pl.tfree_to_aic(a)
-        b = pl.tpop_from_aic(shape=[16, 64], dtype=pl.FP32)
-        out = pl.store(pl.add(b, 1.0), [16, 0], out)
-        pl.tfree_to_aic(b)
-        return out
-
-    @pl.function(type=pl.FunctionType.Group)
-    def mixed(self, x: pl.Tensor[[32, 64], pl.FP32],
-              out: pl.Out[pl.Tensor[[32, 64], pl.FP32]]) -> pl.Tensor[[32, 64], pl.FP32]:
-        self.producer(x, out)
-        out = self.consumer(x, out)
-        return out
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def main(self, x: pl.Tensor[[32, 64], pl.FP32],
-             out: pl.Out[pl.Tensor[[32, 64], pl.FP32]]) -> pl.Tensor[[32, 64], pl.FP32]:
-        out = self.mixed(x, out)
-        return out
 
 
 def test_an_aic_kernel_pushes_two_tiles_that_an_aiv_kernel_pops_adds_one_to_and_stores(tmp_path):
@@ -96,98 +63,58 @@ def test_the_pipe_ops_are_pl_names_and_check_their_numbers():
 
 # ---------------------------------------------------------------- kernels the compiler splits (ExpandMixedKernel)
 
-SPLITS = ["none", "up_down", "left_right"]
+SPLITS = [pl.SplitMode.NONE, pl.SplitMode.UP_DOWN, pl.SplitMode.LEFT_RIGHT]
 
 
-def fused_linear(split):
-    """matmul on the cube core, bias + ReLU on the vector cores, in one pl.at scope; optimizations= is a
-    literal list, so one kernel per split."""
+def fused_linear(mode):
+    """matmul on the cube core, bias + ReLU on the vector cores, in one pl.at scope split by `mode`."""
 
     @pl.jit
-    def none_2(x: pl.Tensor[[64, 128], pl.FP16], w: pl.Tensor[[128, 64], pl.FP16], b: pl.Tensor[[1, 64], pl.FP32],
-               out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
-        with pl.at(level=pl.Level.CORE_GROUP):
+    def linear_relu(x: pl.Tensor[[64, 128], pl.FP16], w: pl.Tensor[[128, 64], pl.FP16],
+                    b: pl.Tensor[[1, 64], pl.FP32], out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
+        with pl.at(level=pl.Level.CORE_GROUP, optimizations=[pl.split(mode)]):
             acc = pl.matmul(pl.load(x, [0, 0], [64, 128], target_memory=pl.Mem.Mat),
                             pl.load(w, [0, 0], [128, 64], target_memory=pl.Mem.Mat))
             out = pl.store(pl.relu(pl.col_expand_add(acc, pl.load(b, [0, 0], [1, 64]))), [0, 0], out)
         return out
 
-    @pl.jit
-    def up_down_2(x: pl.Tensor[[64, 128], pl.FP16], w: pl.Tensor[[128, 64], pl.FP16],
-                  b: pl.Tensor[[1, 64], pl.FP32], out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
-        with pl.at(level=pl.Level.CORE_GROUP, optimizations=[pl.split(pl.SplitMode.UP_DOWN)]):
-            acc = pl.matmul(pl.load(x, [0, 0], [64, 128], target_memory=pl.Mem.Mat),
-                            pl.load(w, [0, 0], [128, 64], target_memory=pl.Mem.Mat))
-            out = pl.store(pl.relu(pl.col_expand_add(acc, pl.load(b, [0, 0], [1, 64]))), [0, 0], out)
-        return out
-
-    @pl.jit
-    def left_right_2(x: pl.Tensor[[64, 128], pl.FP16], w: pl.Tensor[[128, 64], pl.FP16],
-                     b: pl.Tensor[[1, 64], pl.FP32], out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
-        with pl.at(level=pl.Level.CORE_GROUP, optimizations=[pl.split(pl.SplitMode.LEFT_RIGHT)]):
-            acc = pl.matmul(pl.load(x, [0, 0], [64, 128], target_memory=pl.Mem.Mat),
-                            pl.load(w, [0, 0], [128, 64], target_memory=pl.Mem.Mat))
-            out = pl.store(pl.relu(pl.col_expand_add(acc, pl.load(b, [0, 0], [1, 64]))), [0, 0], out)
-        return out
-
-    return {"none": none_2, "up_down": up_down_2, "left_right": left_right_2}[split]
+    return linear_relu
 
 
-@pytest.mark.parametrize("split", SPLITS)
-def test_one_scope_with_a_matmul_and_vector_work_runs_as_a_cluster_task_matching_torch(split):
+@pytest.mark.parametrize("mode", SPLITS, ids=str)
+def test_one_scope_with_a_matmul_and_vector_work_runs_as_a_cluster_task_matching_torch(mode):
     torch.manual_seed(0)
     x, w, b = torch.randn(64, 128).half(), torch.randn(128, 64).half(), torch.randn(1, 64)
     out = torch.full((64, 64), float("nan"))
-    kernel = fused_linear(split)
-    kernel(x, w, b, out, config=RunConfig(platform="a2a3sim"))
+    fused_linear(mode)(x, w, b, out, config=RunConfig(platform="a2a3sim"))
     torch.testing.assert_close(out, torch.relu(x.float() @ w.float() + b), rtol=1e-4, atol=1e-4)
 
 
-@pl.jit
-def k_loop_1(x: pl.Tensor[[64, 256], pl.FP16], w: pl.Tensor[[256, 64], pl.FP16],
-             out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
-    with pl.at(level=pl.Level.CORE_GROUP, optimizations=[pl.split(pl.SplitMode.UP_DOWN), pl.cross_core_slot(slot_num=1)]):
-        acc = pl.tile.full([64, 64], 0.0, dtype=pl.FP32)
-        for k in pl.range(4):
-            part = pl.matmul(pl.load(x, [0, k * 64], [64, 64], target_memory=pl.Mem.Mat),
-                             pl.load(w, [k * 64, 0], [64, 64], target_memory=pl.Mem.Mat))
-            acc = pl.add(acc, part)
-        out = pl.store(acc, [0, 0], out)
-    return out
+def k_loop(slots):
+    """A K loop: each step's matmul crosses to the vector lanes, which add it up, through a ring of `slots`."""
+
+    @pl.jit
+    def k_loop(x: pl.Tensor[[64, 256], pl.FP16], w: pl.Tensor[[256, 64], pl.FP16],
+               out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
+        with pl.at(level=pl.Level.CORE_GROUP,
+                   optimizations=[pl.split(pl.SplitMode.UP_DOWN), pl.cross_core_slot(slot_num=slots)]):
+            acc = pl.tile.full([64, 64], 0.0, dtype=pl.FP32)
+            for k in pl.range(4):
+                part = pl.matmul(pl.load(x, [0, k * 64], [64, 64], target_memory=pl.Mem.Mat),
+                                 pl.load(w, [k * 64, 0], [64, 64], target_memory=pl.Mem.Mat))
+                acc = pl.add(acc, part)
+            out = pl.store(acc, [0, 0], out)
+        return out
+
+    return k_loop
 
 
-@pl.jit
-def k_loop_2(x: pl.Tensor[[64, 256], pl.FP16], w: pl.Tensor[[256, 64], pl.FP16],
-             out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
-    with pl.at(level=pl.Level.CORE_GROUP, optimizations=[pl.split(pl.SplitMode.UP_DOWN)]):
-        acc = pl.tile.full([64, 64], 0.0, dtype=pl.FP32)
-        for k in pl.range(4):
-            part = pl.matmul(pl.load(x, [0, k * 64], [64, 64], target_memory=pl.Mem.Mat),
-                             pl.load(w, [k * 64, 0], [64, 64], target_memory=pl.Mem.Mat))
-            acc = pl.add(acc, part)
-        out = pl.store(acc, [0, 0], out)
-    return out
-
-
-@pl.jit
-def k_loop_4(x: pl.Tensor[[64, 256], pl.FP16], w: pl.Tensor[[256, 64], pl.FP16],
-             out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
-    with pl.at(level=pl.Level.CORE_GROUP, optimizations=[pl.split(pl.SplitMode.UP_DOWN), pl.cross_core_slot(slot_num=4)]):
-        acc = pl.tile.full([64, 64], 0.0, dtype=pl.FP32)
-        for k in pl.range(4):
-            part = pl.matmul(pl.load(x, [0, k * 64], [64, 64], target_memory=pl.Mem.Mat),
-                             pl.load(w, [k * 64, 0], [64, 64], target_memory=pl.Mem.Mat))
-            acc = pl.add(acc, part)
-        out = pl.store(acc, [0, 0], out)
-    return out
-
-
-@pytest.mark.parametrize("slots, kernel", [(1, k_loop_1), (2, k_loop_2), (4, k_loop_4)])
-def test_a_k_loop_streams_one_partial_product_per_step_through_rings_of_1_2_and_4_slots(slots, kernel, tmp_path):
+@pytest.mark.parametrize("slots", [1, 2, 4])
+def test_a_k_loop_streams_one_partial_product_per_step_through_rings_of_1_2_and_4_slots(slots, tmp_path):
     torch.manual_seed(1)
     x, w = torch.randn(64, 256).half(), torch.randn(256, 64).half()
     out = torch.zeros(64, 64)
-    kernel(x, w, out, config=RunConfig(platform="a2a3sim", save_kernels_dir=str(tmp_path)))
+    k_loop(slots)(x, w, out, config=RunConfig(platform="a2a3sim", save_kernels_dir=str(tmp_path)))
     torch.testing.assert_close(out, x.float() @ w.float(), rtol=1e-4, atol=1e-3)
     aic = next(tmp_path.glob("kernels/aic/*_aic.cpp")).read_text()
     assert f"AIC_INITIALIZE_PIPE(1, 8192, {slots}" in aic  # a lane's half of a 64 x 64 FP32 tile per slot
@@ -196,11 +123,12 @@ def test_a_k_loop_streams_one_partial_product_per_step_through_rings_of_1_2_and_
 def test_fifty_runs_of_a_split_kernel_with_a_one_slot_ring_give_identical_bits():
     torch.manual_seed(2)
     x, w = torch.randn(64, 256).half(), torch.randn(256, 64).half()
+    kernel = k_loop(1)
     first = torch.zeros(64, 64)
-    k_loop_1(x, w, first, config=RunConfig(platform="a2a3sim"))
+    kernel(x, w, first, config=RunConfig(platform="a2a3sim"))
     for _ in range(49):
         again = torch.full((64, 64), float("nan"))
-        k_loop_1(x, w, again, config=RunConfig(platform="a2a3sim"))
+        kernel(x, w, again, config=RunConfig(platform="a2a3sim"))
         assert torch.equal(again, first)
 
 

@@ -615,6 +615,11 @@ class Printer {
         break;
       case ScopeKind::Cluster: function = "cluster"; break;
       case ScopeKind::Runtime: function = "manual_scope"; break;
+      case ScopeKind::SplitAiv:
+        function = "split_aiv";
+        args.push_back("2");
+        args.push_back("mode=" + Enum(scope.split));
+        break;
     }
     if (!scope.name_hint.empty()) args.push_back("name_hint=" + printer::StringLiteral(scope.name_hint));
     if (scope.scope_kind == ScopeKind::InCore) Optimizations(scope, args);

@@ -197,7 +197,55 @@ void RegisterInits() {
   }
 }
 
+// pl.split_aiv regions (a hand-split mixed kernel): the tile ops naming where a
+// tile crosses, which ExpandMixedKernel turns into a push and a pop. Tile ops,
+// not cross-core ops: until that pass they are ordinary values.
+void RegisterRegionCrossings() {
+  struct Crossing {
+    const char* name;
+    const char* description;
+    MemorySpace from;
+    MemorySpace to;
+    bool halves;  // the lane's half of the cube tile; else the lanes' halves joined
+  };
+  for (const Crossing& c :
+       {Crossing{"tile.aiv_shard",
+                 "In a pl.split_aiv region: this lane's part (half under UP_DOWN/LEFT_RIGHT) of a cube tile, as a "
+                 "Vec tile",
+                 MemorySpace::Acc, MemorySpace::Vec, true},
+        Crossing{"tile.aic_gather",
+                 "Outside a pl.split_aiv region: the lanes' tiles of a region's Vec value joined (UP_DOWN: "
+                 "stacked, LEFT_RIGHT: side by side) into one Mat tile for the cube work",
+                 MemorySpace::Vec, MemorySpace::Mat, false}}) {
+    OpRegistry::Global()
+        .Register(c.name)
+        .set_category(OpCategory::kTileOp)
+        .set_description(c.description)
+        .set_placement(Placement::kInCoreOnly)
+        .add_argument("tile", c.halves ? "a 2-D cube tile (Acc or Mat)" : "a 2-D Vec tile of the region")
+        .add_kwarg("split", AttrKind::kInt, int64_t{0}, "the region's split: 0 none, 1 up_down, 2 left_right")
+        .set_input_memory(0, c.halves ? std::vector<MemorySpace>{MemorySpace::Acc, MemorySpace::Mat}
+                                      : std::vector<MemorySpace>{MemorySpace::Vec})
+        .set_output_memory(c.to)
+        .set_type_deduce([halves = c.halves](const DeduceContext& ctx) -> TypePtr {
+          int64_t split = CodeKwarg(ctx, "split", SplitNames());
+          ArrayInfo tile = ArrayArg(ctx, 0, ArrayKind::kTile);
+          RequireRank(ctx, 0, tile, 2);
+          Shape shape = tile.shape;
+          if (split == kSplitUpDown || split == kSplitLeftRight) {
+            size_t axis = split == kSplitUpDown ? 0 : 1;
+            auto extent = AsConstInt(shape[axis]);
+            if (!extent) ctx.Error("argument 'tile' has a dynamic extent along the split axis");
+            if (halves) RequireSplittable(ctx, split, shape, "the sharded tile");
+            shape[axis] = ConstInt::Make(halves ? *extent / 2 : *extent * 2, DataType::INDEX);
+          }
+          return MakeTileType(ctx, std::move(shape), tile.dtype);
+        });
+  }
+}
+
 [[maybe_unused]] const bool kRegistered = [] {
+  RegisterRegionCrossings();
   RegisterPushes();
   RegisterPops();
   RegisterFrees();

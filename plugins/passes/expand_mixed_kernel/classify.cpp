@@ -71,15 +71,41 @@ class Classifier : public ir::IRVisitor {
   }
 
   void Visit_(const Ref<ir::ScopeStmt>& s) override {
+    if (s->scope_kind != ir::ScopeKind::SplitAiv) {
+      throw Error(ErrorKind::kValue,
+                  "ExpandMixedKernel: function '" + function_.name + "' still holds a scope at " + s->span.ToString() +
+                      "; the outlining passes must run first",
+                  s->span);
+    }
+    if (out_.manual && out_.manual_split != s->split) {
+      throw Error(ErrorKind::kValue,
+                  "ExpandMixedKernel: in function '" + function_.name + "', the pl.split_aiv region at " +
+                      s->span.ToString() + " splits " + ir::ToString(s->split) + " but an earlier one " +
+                      ir::ToString(out_.manual_split) + "; the regions of one kernel share its pipe, so give them one "
+                      "mode",
+                  s->span);
+    }
+    out_.manual = true;
+    out_.manual_split = s->split;
+    in_region_ = true;
+    IRVisitor::Visit_(s);
+    in_region_ = false;
+  }
+
+  // Vector work outside the regions of a hand-split kernel: found after the walk.
+  void RequireVectorWorkInRegions() const {
+    if (!out_.manual || !first_vector_outside_) return;
     throw Error(ErrorKind::kValue,
-                "ExpandMixedKernel: function '" + function_.name + "' still holds a scope at " + s->span.ToString() +
-                    "; the outlining passes must run first",
-                s->span);
+                "ExpandMixedKernel: in function '" + function_.name + "', the vector work at " +
+                    first_vector_outside_->span.ToString() +
+                    " is outside the pl.split_aiv regions; a kernel with regions is split by hand, so its vector "
+                    "code goes inside a region (read cube values there with pl.aiv_shard(x))",
+                first_vector_outside_->span);
   }
 
  private:
   void Leaf(const ir::Stmt& stmt, const ir::ExprPtr& value, const ir::VarPtr& result) {
-    Placement placement = PlacementOf(value, result);
+    Placement placement = InRegion(stmt, PlacementOf(value, result));
     out_.leaves[&stmt] = placement;
     if (placement == Placement::kCube && !out_.first_cube) out_.first_cube = &stmt;
     if (placement == Placement::kVector && !out_.first_vector) out_.first_vector = &stmt;
@@ -89,6 +115,22 @@ class Classifier : public ir::IRVisitor {
       if (!out_.first_vector) out_.first_vector = &stmt;
     }
     if (result) out_.homes[result.get()] = HomeOfPlacement(placement, result);
+  }
+
+  // Inside a pl.split_aiv region everything is the lanes' code: scalar code too.
+  Placement InRegion(const ir::Stmt& stmt, Placement placement) {
+    if (!in_region_) {
+      if (placement == Placement::kVector && !first_vector_outside_) first_vector_outside_ = &stmt;
+      return placement;
+    }
+    if (placement == Placement::kCube) {
+      throw Error(ErrorKind::kValue,
+                  "ExpandMixedKernel: in function '" + function_.name + "', the cube work at " + stmt.span.ToString() +
+                      " is inside a pl.split_aiv region, which the AIV lanes run; move it before the region and "
+                      "hand its result in with pl.aiv_shard(x)",
+                  stmt.span);
+    }
+    return placement == Placement::kShared ? Placement::kVector : placement;
   }
 
   Home HomeOfPlacement(Placement placement, const ir::VarPtr& result) const {
@@ -138,6 +180,8 @@ class Classifier : public ir::IRVisitor {
     // DDR stands for "no tile" here: neither core's space.
     MemorySpace from = source ? TileSpace(source->type).value_or(MemorySpace::DDR) : MemorySpace::DDR;
     MemorySpace to = TileSpace(call.type).value_or(MemorySpace::DDR);
+    if (call.op->name == "tile.aiv_shard") return Placement::kCubeToVector;
+    if (call.op->name == "tile.aic_gather") return Placement::kVectorToCube;
     if (call.op->name == "tile.move" && from != MemorySpace::DDR && to != MemorySpace::DDR) {
       if (IsCubeSpace(from) && to == MemorySpace::Vec) return Placement::kCubeToVector;
       if (from == MemorySpace::Vec && IsCubeSpace(to)) return Placement::kVectorToCube;
@@ -163,6 +207,8 @@ class Classifier : public ir::IRVisitor {
 
   const ir::Function& function_;
   Classification& out_;
+  bool in_region_ = false;
+  const ir::Stmt* first_vector_outside_ = nullptr;
 };
 
 }  // namespace
@@ -192,6 +238,7 @@ Classification Classify(const ir::Function& function) {
   for (const auto& param : function.params) out.homes[param.get()] = HomeOfType(param->type);
   Classifier classifier(function, out);
   if (function.body) classifier.VisitStmt(function.body);
+  classifier.RequireVectorWorkInRegions();
   return out;
 }
 

@@ -31,6 +31,9 @@ struct Classification {
   std::vector<Crossing> crossings;  // in program order
   const ir::Stmt* first_cube = nullptr;
   const ir::Stmt* first_vector = nullptr;
+  // pl.split_aiv regions: the kernel was split by hand, in this mode.
+  bool manual = false;
+  ir::SplitMode manual_split = ir::SplitMode::None;
 
   bool has_cube() const { return first_cube != nullptr; }
   bool has_vector() const { return first_vector != nullptr; }
@@ -45,7 +48,9 @@ const char* HomeName(Home home);  // "cube", "vector", "shared"
 
 // Classifies every leaf statement of `function`'s body; a ValueError for a
 // statement that cannot run on either core alone (an op mixing the cores'
-// spaces other than a crossing move, a hand-written pipe op, a kernel call).
+// spaces other than a crossing, a hand-written pipe op, a kernel call). In a
+// function with pl.split_aiv regions everything inside a region is vector
+// code and no vector work may be outside one.
 Classification Classify(const ir::Function& function);
 
 }  // namespace pypto::passes::mixed

@@ -37,7 +37,9 @@ constexpr int64_t kSlotsEachOfTwo = 4;
   throw Error(ErrorKind::kValue, "ExpandMixedKernel: in function '" + function.name + "', " + what, function.span);
 }
 
-ir::SplitMode SplitOf(const ir::Function& function) {
+// The split of the pipe: the pl.split_aiv regions' mode, or pl.split's.
+ir::SplitMode SplitOf(const ir::Function& function, const Classification& classification) {
+  if (classification.manual) return classification.manual_split;
   return function.attrs.GetEnum<ir::SplitMode>("split").value_or(ir::SplitMode::None);
 }
 
@@ -54,7 +56,7 @@ int64_t SlotBytes(const mixed::Crossing& crossing, ir::SplitMode split) {
 
 PipeSetup PlanPipe(const ir::Function& function, const Classification& classification) {
   PipeSetup pipe;
-  ir::SplitMode split = SplitOf(function);
+  ir::SplitMode split = SplitOf(function, classification);
   pipe.split = static_cast<int64_t>(split);
   for (const auto& crossing : classification.crossings) {
     auto tile = As<ir::TileType>(crossing.target->type);
@@ -156,9 +158,11 @@ void RequireFreeName(const ir::Program& program, const ir::Function& origin, con
 std::vector<FunctionPtr> Expand(const ir::Program& program, const ir::Function& function,
                                 const backend::Platform& platform) {
   Classification classification = mixed::Classify(function);
-  ir::SplitMode split = SplitOf(function);
-  bool vector_only_split = split != ir::SplitMode::None && classification.has_vector() && !classification.has_cube();
-  if (!classification.mixed() && !vector_only_split) return {};
+  ir::SplitMode split = SplitOf(function, classification);
+  // Both lanes run the vector kernel under a split, and always in a kernel split by hand.
+  bool both_lanes = split != ir::SplitMode::None || classification.manual;
+  bool vector_only = both_lanes && classification.has_vector() && !classification.has_cube();
+  if (!classification.mixed() && !vector_only) return {};
   PipeSetup pipe = PlanPipe(function, classification);
   RequireRingFits(function, pipe, platform);
 
@@ -175,14 +179,14 @@ std::vector<FunctionPtr> Expand(const ir::Program& program, const ir::Function& 
   RequireFreeName(program, function, aiv);
   FunctionPtr vector_kernel = MakeKernel(function, aiv, ir::FunctionType::AIV,
                                          mixed::BuildSide(function, classification, Core::kVector, pipe, aiv));
-  if (split != ir::SplitMode::None) {
+  if (split != ir::SplitMode::None && !classification.manual) {
     auto halved = std::make_shared<ir::Function>(*vector_kernel);
     halved->body = mixed::SplitVectorWork(vector_kernel->body, split, function.name, aiv);
     vector_kernel = halved;
   }
   result.push_back(vector_kernel);
   members.push_back(aiv);
-  if (split != ir::SplitMode::None) members.push_back(aiv);  // both lanes run it
+  if (both_lanes) members.push_back(aiv);
   result.push_back(MakeGroup(function, members));
   return result;
 }

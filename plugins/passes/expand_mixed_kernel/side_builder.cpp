@@ -87,7 +87,7 @@ class SideBuilder {
     Block block;
     std::vector<Pop> pops;
     std::unordered_map<const ir::Stmt*, int> nested_held;
-    for (const auto& stmt : ir::Flatten(body)) {
+    for (const auto& stmt : Inlined(body)) {
       if (ir::IsA<ir::ReturnStmt>(stmt)) continue;
       if (auto yield = As<ir::YieldStmt>(stmt)) {
         StmtPtr kept = Yield(*yield, yield_mask);
@@ -104,6 +104,21 @@ class SideBuilder {
     }
     PlaceFrees(block, pops, nested_held);
     return block;
+  }
+
+  // The statements of a block, with those of pl.split_aiv regions in place
+  // of the region: each statement already knows its core.
+  static std::vector<StmtPtr> Inlined(const StmtPtr& body) {
+    std::vector<StmtPtr> stmts;
+    for (const auto& stmt : ir::Flatten(body)) {
+      auto region = As<ir::ScopeStmt>(stmt);
+      if (!region || region->scope_kind != ir::ScopeKind::SplitAiv) {
+        stmts.push_back(stmt);
+        continue;
+      }
+      for (const auto& inner : Inlined(region->body)) stmts.push_back(inner);
+    }
+    return stmts;
   }
 
   static void Nested(std::pair<StmtPtr, int> nested, Block& block,

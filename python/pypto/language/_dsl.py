@@ -51,6 +51,8 @@ INTRINSICS = {
         "manual_scope": "with pl.manual_scope(): a region where only deps= order tasks (no derived dependencies)",
         "func_attr": "pl.func_attr({...}): function attributes; the first statement of a body",
         "split": "pl.split(pl.SplitMode.UP_DOWN): the mixed-kernel split optimization of pl.at",
+        "split_aiv": "for lane in pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN): the vector code of a hand-split "
+                     "mixed kernel, run by both AIV lanes",
         "cross_core_slot": "pl.cross_core_slot(slot_num=N): the depth of a mixed kernel's cross-core rings "
                            "(default 2), in pl.at's optimizations",
         "submit": "r, tid = pl.submit(self.k, *args, deps=[...]): launch a kernel as a task and name it",

@@ -102,6 +102,9 @@ DISPATCH_ALIASES: dict[str, tuple[str | None, str | None]] = {
     "tfree_to_aiv": (None, "system.tfree_to_aiv"),
     "aic_initialize_pipe": (None, "system.aic_initialize_pipe"),
     "aiv_initialize_pipe": (None, "system.aiv_initialize_pipe"),
+    # Crossings of a pl.split_aiv region (a hand-split mixed kernel).
+    "aiv_shard": (None, "tile.aiv_shard"),
+    "aic_gather": (None, "tile.aic_gather"),
 }
 
 # Names pl defines itself (scalar helpers) that must not become dispatchers.

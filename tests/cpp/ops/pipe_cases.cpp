@@ -30,6 +30,10 @@ std::vector<SuccessCase> PipeSuccessCases() {
       {"system.aic_initialize_pipe", {}, {{"dir_mask", int64_t{3}}, {"slot_size", int64_t{1024}}}, "Unknown"},
       {"system.aiv_initialize_pipe", {}, InitKwargs(3, 1024, 4), "Unknown"},
       {"system.aiv_initialize_pipe", {}, InitKwargs(2, 1024, 8), "Unknown"},
+      // The crossings of a pl.split_aiv region: a lane's part of a cube tile, the lanes' parts joined.
+      {"tile.aiv_shard", {Tile({32, 64}, F32, MemorySpace::Acc)}, Split(1), "Tile[[16, 64], FP32, Vec]"},
+      {"tile.aiv_shard", {Tile({32, 64}, F32, MemorySpace::Acc)}, Split(0), "Tile[[32, 64], FP32, Vec]"},
+      {"tile.aic_gather", {Tile({32, 16}, F32, MemorySpace::Vec)}, Split(2), "Tile[[32, 32], FP32, Mat]"},
   };
 }
 
@@ -74,6 +78,11 @@ std::vector<ErrorCase> PipeErrorCases() {
        "system.aiv_initialize_pipe: keyword 'slot_num' must be >= 0 (0 takes the hardware's depth), got -1"},
       {"system.aiv_initialize_pipe", {}, {{"dir_mask", int64_t{1}}},
        "system.aiv_initialize_pipe is missing the required keyword argument 'slot_size'"},
+      {"tile.aiv_shard", {Tile({33, 64}, F32, MemorySpace::Acc)}, Split(1),
+       "tile.aiv_shard: split=1 (up_down) halves the sharded tile's 33 rows between the two AIV lanes, which needs "
+       "an even count; pad the sharded tile to 34 rows and narrow its valid shape"},
+      {"tile.aic_gather", {Tile({16, 64}, F32, MemorySpace::Vec)}, Split(5),
+       "tile.aic_gather: keyword 'split' must be one of 0=none, 1=up_down, 2=left_right, got 5"},
   };
 }
 

@@ -245,3 +245,104 @@ class Bad:
 """
     with pytest.raises(pl.ParseError, match=message):
         pl.parse(source)
+
+
+# ---------------------------------------------------------------- kernels split by hand (pl.split_aiv)
+
+@pl.jit
+def shard_rows(x: pl.Tensor[[64, 128], pl.FP16], w: pl.Tensor[[128, 64], pl.FP16], b: pl.Tensor[[1, 64], pl.FP32],
+               out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        acc = pl.matmul(pl.load(x, [0, 0], [64, 128], target_memory=pl.Mem.Mat),
+                        pl.load(w, [0, 0], [128, 64], target_memory=pl.Mem.Mat))
+        for lane in pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN):
+            rows = pl.aiv_shard(acc)
+            out = pl.store(pl.relu(pl.col_expand_add(rows, pl.load(b, [0, 0], [1, 64]))), [lane * 32, 0], out)
+    return out
+
+
+@pl.jit
+def gather_columns(x: pl.Tensor[[64, 64], pl.FP32], w: pl.Tensor[[64, 64], pl.FP32],
+                   out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        for lane in pl.split_aiv(2, mode=pl.SplitMode.LEFT_RIGHT):
+            scaled = pl.mul(pl.load(x, [0, lane * 32], [64, 32]), 2.0)
+        whole = pl.aic_gather(scaled)
+        out = pl.store(pl.matmul(whole, pl.load(w, [0, 0], [64, 64], target_memory=pl.Mem.Mat)), [0, 0], out)
+    return out
+
+
+def test_a_split_aiv_region_reads_its_lanes_half_of_a_cube_tile_with_aiv_shard():
+    torch.manual_seed(4)
+    x, w, b = torch.randn(64, 128).half(), torch.randn(128, 64).half(), torch.randn(1, 64)
+    out = torch.full((64, 64), float("nan"))
+    shard_rows(x, w, b, out, config=RunConfig(platform="a2a3sim"))
+    torch.testing.assert_close(out, torch.relu(x.float() @ w.float() + b), rtol=1e-4, atol=1e-4)
+
+
+def test_aic_gather_joins_the_lanes_halves_for_the_cube_core():
+    torch.manual_seed(5)
+    x, w = torch.randn(64, 64), torch.randn(64, 64)
+    out = torch.zeros(64, 64)
+    gather_columns(x, w, out, config=RunConfig(platform="a2a3sim"))
+    torch.testing.assert_close(out, (2 * x) @ w, rtol=1e-4, atol=1e-3)
+
+
+def test_a_split_aiv_region_prints_and_parses_back(tmp_path):
+    @pl.program
+    class Region:
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(self, x: pl.Tensor[[64, 64], pl.FP32], out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
+            for lane in pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN):
+                pl.store(pl.exp(pl.load(x, [lane * 32, 0], [32, 64])), [lane * 32, 0], out)
+            return
+
+    text = ir.as_python(Region)
+    assert "with pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN):" in text
+    assert "lane: pl.Scalar[pl.INDEX] = pl.tile.get_subblock_idx()" in text
+    assert ir.structural_equal(pl.parse(text), Region)
+
+
+@pytest.mark.parametrize("body, message", [
+    ("""        t = pl.exp(pl.load(x, [0, 0], [32, 32]))
+        for lane in pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN):
+            pl.store(t, [lane * 32, 0], out)""", r"the vector work at .* is outside the pl\.split_aiv regions"),
+    ("""        for lane in pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN):
+            m = pl.matmul(pl.load(x, [0, 0], [32, 64], target_memory=pl.Mem.Mat),
+                          pl.load(w, [0, 0], [64, 32], target_memory=pl.Mem.Mat))
+            pl.store(m, [0, 0], out)""", r"the cube work at .* is inside a pl\.split_aiv region"),
+])
+def test_hand_split_kernels_keep_vector_work_in_regions_and_cube_work_out(body, message, tmp_path):
+    source = f"""
+import pypto.language as pl
+
+@pl.program
+class Bad:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, x: pl.Tensor[[64, 64], pl.FP32], w: pl.Tensor[[64, 32], pl.FP32],
+          out: pl.Out[pl.Tensor[[64, 32], pl.FP32]]):
+{body}
+        return
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, x: pl.Tensor[[64, 64], pl.FP32], w: pl.Tensor[[64, 32], pl.FP32],
+             out: pl.Out[pl.Tensor[[64, 32], pl.FP32]]):
+        self.k(x, w, out)
+        return
+"""
+    with pytest.raises(pypto.InvalidValueError, match=message):
+        ir.compile(pl.parse(source), tmp_path, config=RunConfig(platform="a2a3sim"))
+
+
+def test_aiv_shard_outside_a_region_is_a_parse_error():
+    with pytest.raises(pl.ParseError, match=r"pl\.aiv_shard\(x\) hands a cube tile to the lanes of a pl\.split_aiv "
+                       r"region"):
+        @pl.jit
+        def stray(x: pl.Tensor[[64, 64], pl.FP16], out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
+            with pl.at(level=pl.Level.CORE_GROUP):
+                acc = pl.matmul(pl.load(x, [0, 0], [64, 64], target_memory=pl.Mem.Mat),
+                                pl.load(x, [0, 0], [64, 64], target_memory=pl.Mem.Mat))
+                out = pl.store(pl.aiv_shard(acc), [0, 0], out)
+            return out
+
+        stray(torch.zeros(64, 64).half(), torch.zeros(64, 64))

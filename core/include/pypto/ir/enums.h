@@ -16,9 +16,12 @@ namespace pypto::ir {
 #define PYPTO_ENUM_FOR_KIND(V) V(Sequential, Sequential, 0) V(Parallel, Parallel, 1) V(Unroll, Unroll, 2) V(Pipeline, Pipeline, 3)
 // Runtime: a `pl.manual_scope()` region, in which the runtime derives no
 // dependencies (only deps= order tasks). AUTO regions are the default
-// everywhere and are not represented.
+// everywhere and are not represented. SplitAiv: a `pl.split_aiv` region of a
+// hand-split mixed kernel, the code both AIV lanes run (its body starts by
+// binding the lane index); its `split` says how its crossings halve tiles.
 #define PYPTO_ENUM_SCOPE_KIND(V) \
-  V(InCore, InCore, 0) V(Cluster, Cluster, 2) V(Hierarchy, Hierarchy, 3) V(Spmd, Spmd, 4) V(Runtime, Runtime, 5)
+  V(InCore, InCore, 0) V(Cluster, Cluster, 2) V(Hierarchy, Hierarchy, 3) V(Spmd, Spmd, 4) V(Runtime, Runtime, 5) \
+      V(SplitAiv, SplitAiv, 7)
 #define PYPTO_ENUM_SPLIT_MODE(V) V(None, NONE, 0) V(UpDown, UP_DOWN, 1) V(LeftRight, LEFT_RIGHT, 2)
 #define PYPTO_ENUM_FUNCTION_TYPE(V)                                                                  \
   V(Opaque, Opaque, 0) V(Orchestration, Orchestration, 1) V(InCore, InCore, 2) V(AIC, AIC, 3) V(AIV, AIV, 4) \

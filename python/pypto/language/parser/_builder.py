@@ -795,6 +795,8 @@ class FunctionParser(ControlFlowMixin, ExternalMixin):
     def make_op(self, op_name: str, args: list, kwargs: dict, node, arg_nodes=None) -> ir.Expr:
         if op_name == "system.defer_wait":
             _defer_wait.check_site(self, node)
+        if op_name in ("tile.aiv_shard", "tile.aic_gather") and "split" not in kwargs:
+            kwargs = {**kwargs, "split": self.region_split(op_name, node)}
         self.check_placement(op_name, node)
         if op_name == "tile.load":
             target = kwargs.get("target_memory")
@@ -818,6 +820,19 @@ class FunctionParser(ControlFlowMixin, ExternalMixin):
             message = getattr(e, "message", str(e))
             hint = "" if "signature" in message else f"the signature is {ops.get(op_name).signature}"
             raise self.err(node, message, hint, cls) from None
+
+    def region_split(self, op_name: str, node) -> int:
+        """The split code of the pl.split_aiv region a crossing belongs to: pl.aiv_shard reads a cube value
+        inside one, pl.aic_gather a region's value after it."""
+        if op_name == "tile.aiv_shard":
+            if self.split_aiv_mode is None:
+                raise self.err(node, "pl.aiv_shard(x) hands a cube tile to the lanes of a pl.split_aiv region",
+                               "call it inside `for lane in pl.split_aiv(2, mode=...):`", PlacementError)
+            return int(self.split_aiv_mode)
+        if self.split_aiv_mode is not None or self.last_split_aiv_mode is None:
+            raise self.err(node, "pl.aic_gather(x) brings a pl.split_aiv region's value back to the cube core",
+                           "call it after the region, on a value the region computed", PlacementError)
+        return int(self.last_split_aiv_mode)
 
     def keyword_operands_to_positions(self, op_name: str, args: list, kwargs: dict, node) -> tuple[list, dict]:
         """`pl.load(t, offs, shape, valid_shape=[r, n])`: optional operands may be given by name."""

@@ -27,6 +27,10 @@ class ControlFlowMixin:
     # defer_waits of a @pl.program function outside any region.
     task_region: _defer_wait.TaskRegion | None = None
     program_defer_waits: int = 0
+    # The split of the pl.split_aiv region being parsed (None outside one), and of the last region of the
+    # kernel, whose values pl.aic_gather brings back to the cube core.
+    split_aiv_mode: ir.SplitMode | None = None
+    last_split_aiv_mode: ir.SplitMode | None = None
 
     # ------------------------------------------------------------------ if
     def condition(self, node) -> ir.Expr:
@@ -123,12 +127,17 @@ class ControlFlowMixin:
         if fn is range:
             raise self.err(node.iter, "Python range() in a kernel",
                            "use pl.range(...) (or pl.parallel / pl.unroll / pl.pipeline)", ParseSyntaxError)
-        if not isinstance(fn, Intrinsic) or fn.name not in (*LOOP_KINDS, "while_", "spmd"):
+        if not isinstance(fn, Intrinsic) or fn.name not in (*LOOP_KINDS, "while_", "spmd", "split_aiv"):
             raise self.err(node.iter, f"cannot loop over {ast.unparse(node.iter.func)}(...) in a kernel",
                            "use pl.range(...), pl.parallel(...), pl.unroll(...), pl.pipeline(...) or pl.while_(...)",
                            ParseSyntaxError)
         if fn.name == "while_":
             self.while_loop(node)
+        elif fn.name == "split_aiv":
+            if not isinstance(node.target, ast.Name):
+                raise self.err(node.target, "`for lane in pl.split_aiv(2, mode=...)` binds one name, the lane",
+                               cls=ParseSyntaxError)
+            self.split_aiv_region(node, node.iter, node.target)
         elif fn.name == "spmd":
             self.spmd_loop(node)
         else:
@@ -353,9 +362,15 @@ class ControlFlowMixin:
         item = node.items[0]
         call = item.context_expr
         fn = self.static(call.func) if isinstance(call, ast.Call) else None
-        if not isinstance(fn, Intrinsic) or fn.name not in ("at", "spmd", "cluster", "manual_scope"):
-            raise self.err(call, "a kernel's with statement opens pl.at(...), pl.spmd(...), pl.cluster() or "
-                           "pl.manual_scope()", cls=ParseSyntaxError)
+        if not isinstance(fn, Intrinsic) or fn.name not in ("at", "spmd", "cluster", "manual_scope", "split_aiv"):
+            raise self.err(call, "a kernel's with statement opens pl.at(...), pl.spmd(...), pl.cluster(), "
+                           "pl.manual_scope() or pl.split_aiv(...)", cls=ParseSyntaxError)
+        if fn.name == "split_aiv":
+            if item.optional_vars is not None:
+                raise self.err(item.optional_vars, "pl.split_aiv binds its lane with the for form",
+                               "write `for lane in pl.split_aiv(2, mode=...):`", ParseSyntaxError)
+            self.split_aiv_region(node, call, None)
+            return
         if fn.name == "manual_scope":
             self.manual_scope(node, item, call)
             return
@@ -371,6 +386,37 @@ class ControlFlowMixin:
                 self.pending_task_ids[pending] = outer
             else:
                 self.pending_task_ids.pop(pending, None)
+
+    def split_aiv_region(self, node: ast.For | ast.With, call: ast.Call, lane: ast.Name | None) -> None:
+        """``for lane in pl.split_aiv(2, mode=...)``: code both AIV lanes of a hand-split mixed kernel run, `lane`
+        being pl.tile.get_subblock_idx(). The printed form is ``with pl.split_aiv(...)`` whose body binds the lane."""
+        args = [self.static(a) for a in call.args]
+        kwargs = {k.arg: self.static(k.value) for k in call.keywords if k.arg}
+        if args[:1] != [2] or len(args) > 1 or set(kwargs) - {"mode"}:
+            raise self.err(call, "pl.split_aiv takes the lane count 2 and mode=", "write pl.split_aiv(2, "
+                           "mode=pl.SplitMode.UP_DOWN)", ParseTypeError)
+        mode = kwargs.get("mode", ir.SplitMode.NONE)
+        if not isinstance(mode, ir.SplitMode):
+            raise self.err(call, f"mode= must be a pl.SplitMode, got {mode!r}", cls=ParseTypeError)
+        if self.plane != "incore":
+            raise self.err(call, "pl.split_aiv splits the vector work of a kernel across the AIV lanes, so it "
+                           "belongs inside a pl.at(level=pl.Level.CORE_GROUP) scope or an InCore function",
+                           cls=PlacementError)
+        if self.split_aiv_mode is not None:
+            raise self.err(call, "pl.split_aiv regions do not nest", cls=ParseSyntaxError)
+        self.split_aiv_mode = mode
+        try:
+            self.blocks.append([])
+            if lane is not None:
+                self.bind(lane.id, self.make_op("tile.get_subblock_idx", [], {}, lane), lane)
+            for s in node.body:
+                self.stmt(s)
+            stmts = self.blocks.pop()
+        finally:
+            self.split_aiv_mode = None
+        self.last_split_aiv_mode = mode
+        self.emit(ir.ScopeStmt(scope_kind=ir.ScopeKind.SplitAiv, body=self.block(stmts, node), split=mode,
+                               span=self.span(node)))
 
     def manual_scope(self, node: ast.With, item: ast.withitem, call: ast.Call) -> None:
         """``with pl.manual_scope():``: the runtime derives no dependencies for the tasks inside."""

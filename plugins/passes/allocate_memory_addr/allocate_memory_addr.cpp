@@ -100,13 +100,28 @@ std::string LargestBuffers(const std::vector<const Buffer*>& largest_first) {
   return text;
 }
 
-[[noreturn]] void ThrowExhausted(const std::string& function, MemorySpace space, int64_t needed,
+// The bytes at the bottom of `space` a kernel keeps for the ring of a
+// cross-core pipe it consumes (ExpandMixedKernel's attribute
+// `pipe_ring_bytes`, on platforms whose rings live in the consumer: in Vec
+// for an AIV kernel, in Mat for an AIC one).
+int64_t ReservedBytes(const ir::Function& function, MemorySpace space) {
+  auto bytes = function.attrs.Get<int64_t>("pipe_ring_bytes");
+  if (!bytes) return 0;
+  MemorySpace ring_space = function.func_type == ir::FunctionType::AIC ? MemorySpace::Mat : MemorySpace::Vec;
+  return space == ring_space ? *bytes : 0;
+}
+
+[[noreturn]] void ThrowExhausted(const std::string& function, MemorySpace space, int64_t needed, int64_t reserved,
                                  const backend::Platform& platform, std::vector<const Buffer*> buffers) {
   std::stable_sort(buffers.begin(), buffers.end(),
                    [](const Buffer* a, const Buffer* b) { return a->size > b->size; });
+  std::string ring = reserved == 0 ? ""
+                                   : " (of which " + std::to_string(reserved) +
+                                         " are the ring of the cross-core pipe it consumes: lower "
+                                         "pl.cross_core_slot(slot_num=) or make the crossing tiles smaller)";
   throw Error(ErrorKind::kValue,
               "AllocateMemoryAddr: function '" + function + "' needs " + std::to_string(needed) + " bytes of " +
-                  ir::ToString(space) + " but platform '" + platform.name + "' has " +
+                  ir::ToString(space) + ring + " but platform '" + platform.name + "' has " +
                   std::to_string(platform.Capacity(space)) + "; the largest live tiles in " + ir::ToString(space) +
                   ":" + LargestBuffers(buffers) +
                   "\nuse smaller tiles, or a loop over blocks of the data (pl.range with tile-sized slices) so "
@@ -117,7 +132,7 @@ std::string LargestBuffers(const std::vector<const Buffer*>& largest_first) {
 // Addresses from 0 per space, in the order of the buffers' names: where
 // each buffer (by its index) starts.
 std::unordered_map<const Buffer*, int64_t> AssignAddresses(const std::vector<Buffer>& buffers,
-                                                           const std::string& function,
+                                                           const ir::Function& function,
                                                            const backend::Platform& platform) {
   std::map<MemorySpace, std::vector<const Buffer*>> by_space;
   for (const auto& buffer : buffers) by_space[buffer.memref()->memory_space].push_back(&buffer);
@@ -128,14 +143,17 @@ std::unordered_map<const Buffer*, int64_t> AssignAddresses(const std::vector<Buf
       return a->memref()->name_hint < b->memref()->name_hint;
     });
     const int64_t alignment = platform.Alignment(space);
-    int64_t next = 0;
+    const int64_t reserved = AlignUp(ReservedBytes(function, space), alignment);
+    int64_t next = reserved;
     for (const Buffer* buffer : space_buffers) {
       addresses[buffer] = next;
       next = AlignUp(next + buffer->size, alignment);
     }
     int64_t high_water =
         space_buffers.empty() ? 0 : addresses.at(space_buffers.back()) + space_buffers.back()->size;
-    if (high_water > platform.Capacity(space)) ThrowExhausted(function, space, high_water, platform, space_buffers);
+    if (high_water > platform.Capacity(space)) {
+      ThrowExhausted(function.name, space, high_water, reserved, platform, space_buffers);
+    }
   }
   return addresses;
 }
@@ -176,7 +194,7 @@ FunctionPtr AllocateAddresses(const FunctionPtr& function, const backend::Platfo
   BufferCollector collector;
   collector.VisitFunction(function);
   collector.Measure();
-  auto addresses = AssignAddresses(collector.buffers, function->name, platform);
+  auto addresses = AssignAddresses(collector.buffers, *function, platform);
   std::unordered_map<const ir::MemRef*, MemRefPtr> placed;
   for (const auto& buffer : collector.buffers) {
     auto it = addresses.find(&buffer);

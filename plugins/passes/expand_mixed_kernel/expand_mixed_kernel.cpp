@@ -101,6 +101,19 @@ void RequireRingFits(const ir::Function& function, const PipeSetup& pipe, const 
   }
 }
 
+// On platforms whose rings live in the consumer, each consuming kernel keeps
+// its ring's bytes free (AllocateMemoryAddr reads the attribute): the AIVs
+// consume C2V in Vec, the AIC consumes V2C in Mat.
+void ReserveRings(std::vector<FunctionPtr>& kernels, const PipeSetup& pipe) {
+  for (auto& kernel : kernels) {
+    int64_t bit = kernel->func_type == ir::FunctionType::AIV ? 1 : 2;
+    if (!(pipe.dir_mask & bit)) continue;
+    auto reserving = std::make_shared<ir::Function>(*kernel);
+    reserving->attrs.Set("pipe_ring_bytes", pipe.slot_size * pipe.slot_num);
+    kernel = reserving;
+  }
+}
+
 FunctionPtr MakeKernel(const ir::Function& origin, const std::string& name, ir::FunctionType type,
                        const StmtPtr& body) {
   std::vector<VarPtr> params;
@@ -186,6 +199,7 @@ std::vector<FunctionPtr> Expand(const ir::Program& program, const ir::Function& 
   }
   result.push_back(vector_kernel);
   members.push_back(aiv);
+  if (platform.pipe_ring_in_consumer) ReserveRings(result, pipe);
   if (both_lanes) members.push_back(aiv);
   result.push_back(MakeGroup(function, members));
   return result;

@@ -346,3 +346,33 @@ def test_aiv_shard_outside_a_region_is_a_parse_error():
             return out
 
         stray(torch.zeros(64, 64).half(), torch.zeros(64, 64))
+
+
+@pl.jit
+def wide_exp(x: pl.Tensor[[128, 128], pl.FP16], w: pl.Tensor[[128, 128], pl.FP16],
+             out: pl.Out[pl.Tensor[[128, 128], pl.FP32]]):
+    with pl.at(level=pl.Level.CORE_GROUP, optimizations=[pl.cross_core_slot(slot_num=2)]):
+        acc = pl.matmul(pl.load(x, [0, 0], [128, 128], target_memory=pl.Mem.Mat),
+                        pl.load(w, [0, 0], [128, 128], target_memory=pl.Mem.Mat))
+        out = pl.store(pl.add(pl.exp(acc), acc), [0, 0], out)
+    return out
+
+
+def test_on_a5_the_ring_takes_the_consumers_ub_and_the_error_counts_it():
+    x, w = torch.randn(128, 128).half() / 8, torch.randn(128, 128).half() / 8
+    out = torch.zeros(128, 128)
+    wide_exp(x, w, out, config=RunConfig(platform="a2a3sim"))  # the ring is in global memory here
+    product = x.float() @ w.float()
+    torch.testing.assert_close(out, torch.exp(product) + product, rtol=1e-3, atol=1e-3)
+    with pytest.raises(pypto.InvalidValueError, match=r"function 'wide_exp_incore_0_aiv' needs 262144 bytes of Vec "
+                       r"\(of which 131072 are the ring of the cross-core pipe it consumes: lower "
+                       r"pl\.cross_core_slot\(slot_num=\) .*\) but platform 'a5sim' has 245760"):
+        wide_exp(x, w, torch.zeros(128, 128), config=RunConfig(platform="a5sim"))
+
+
+def test_a_split_mixed_kernel_runs_on_a5_with_its_ring_in_ub():
+    torch.manual_seed(6)
+    x, w, b = torch.randn(64, 128).half(), torch.randn(128, 64).half(), torch.randn(1, 64)
+    out = torch.zeros(64, 64)
+    fused_linear(pl.SplitMode.UP_DOWN)(x, w, b, out, config=RunConfig(platform="a5sim"))
+    torch.testing.assert_close(out, torch.relu(x.float() @ w.float() + b), rtol=1e-4, atol=1e-4)

@@ -30,7 +30,15 @@ std::vector<int> ResultParams(const Function& function) {
   auto ret = body.empty() ? nullptr : As<ReturnStmt>(body.back());
   if (!ret) return {};
   std::unordered_map<const Expr*, const Expr*> source;  // a variable -> the value it is a buffer of
+  // A loop-carried tensor is its init value's buffer: a kernel cannot allocate global memory.
+  auto carry = [&source](const std::vector<IterArgPtr>& iter_args, const std::vector<VarPtr>& return_vars) {
+    for (size_t i = 0; i < iter_args.size() && i < return_vars.size(); ++i) {
+      if (iter_args[i]->init_value) source[return_vars[i].get()] = iter_args[i]->init_value.get();
+    }
+  };
   for (const auto& stmt : body) {
+    if (auto loop = As<ForStmt>(stmt)) carry(loop->iter_args, loop->return_vars);
+    if (auto loop = As<WhileStmt>(stmt)) carry(loop->iter_args, loop->return_vars);
     auto assign = As<AssignStmt>(stmt);
     if (!assign) continue;
     if (IsA<Var>(assign->value)) {

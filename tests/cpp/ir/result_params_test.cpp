@@ -46,3 +46,25 @@ TEST(ResultParams, FreshValuesAreNotParameters) {
   auto k = Kernel([](const VarPtr&, const VarPtr&, const VarPtr& t, const VarPtr&) { return std::vector<ExprPtr>{t}; });
   EXPECT_EQ(ResultParams(*k), (std::vector<int>{-1}));
 }
+
+// def k(src, dst): for i, (acc,) in range(2, init_values=(dst,)): a2 = assemble(acc, exp(src), [0]); yield a2
+//                  return <loop result>
+TEST(ResultParams, ALoopCarriedTensorIsItsInitValuesBuffer) {
+  auto src = Var::Make("src", Tensor16());
+  auto dst = Var::Make("dst", Tensor16());
+  auto i = Var::Make("i", ScalarType::Make(DataType::INDEX));
+  auto acc = IterArg::Make("acc", Tensor16(), dst);
+  auto t = Var::Make("t", Tensor16());
+  auto a2 = Var::Make("a2", Tensor16());
+  auto done = Var::Make("done", Tensor16());
+  auto op = [](const std::string& name, std::vector<ExprPtr> args) {
+    return pypto::ops::OpRegistry::Global().Create(name, std::move(args), {}, pypto::Span());
+  };
+  auto body = MakeSeq({AssignStmt::Make(t, op("tensor.exp", {src})),
+                       AssignStmt::Make(a2, op("tensor.assemble", {acc, t, MakeTuple::Make({Int(0)})})),
+                       YieldStmt::Make({a2})});
+  auto loop = ForStmt::Make(i, Int(0), Int(2), Int(1), {acc}, body, {done});
+  auto k = Function::Make("k", FunctionType::InCore, {src, dst}, {ParamDirection::In, ParamDirection::Out},
+                          {Tensor16()}, MakeSeq({loop, ReturnStmt::Make({done})}));
+  EXPECT_EQ(ResultParams(*k), (std::vector<int>{1}));
+}

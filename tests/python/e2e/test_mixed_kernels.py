@@ -376,3 +376,22 @@ def test_a_split_mixed_kernel_runs_on_a5_with_its_ring_in_ub():
     out = torch.zeros(64, 64)
     fused_linear(pl.SplitMode.UP_DOWN)(x, w, b, out, config=RunConfig(platform="a5sim"))
     torch.testing.assert_close(out, torch.relu(x.float() @ w.float() + b), rtol=1e-4, atol=1e-4)
+
+
+@pl.jit
+def row_blocks(x: pl.Tensor[[64, 64], pl.FP16], w: pl.Tensor[[64, 64], pl.FP16],
+               out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        for r in pl.range(0, 64, 32):
+            acc = pl.matmul(pl.load(x, [r, 0], [32, 64], target_memory=pl.Mem.Mat),
+                            pl.load(w, [0, 0], [64, 64], target_memory=pl.Mem.Mat))
+            out = pl.store(pl.relu(acc), [r, 0], out)
+    return out
+
+
+def test_a_tensor_written_in_a_loop_of_a_mixed_kernel_is_the_groups_result():
+    torch.manual_seed(7)
+    x, w = torch.randn(64, 64).half(), torch.randn(64, 64).half()
+    out = torch.zeros(64, 64)
+    assert row_blocks(x, w, out, config=RunConfig(platform="a2a3sim")) is out
+    torch.testing.assert_close(out, torch.relu(x.float() @ w.float()), rtol=1e-4, atol=1e-4)

@@ -38,6 +38,7 @@ bench: build
 	@build/bin/bench_jit_compile
 	@build/bin/bench_dispatch
 	@$(PY) bench/bench_kernels.py
+	@$(PY) bench/bench_mixed_kernels.py
 	@$(PY) bench/bench_external_kernels.py
 	@$(PY) bench/allreduce_bench.py
 

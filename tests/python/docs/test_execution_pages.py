@@ -58,7 +58,17 @@ def test_runtime_dfx_page(tmp_path, monkeypatch, capsys):
     assert "5 kernel slices, for example exp_rows (task" in printed
 
 
-@pytest.mark.parametrize("page", ["compiling.md", "running.md", "performance.md", "runtime-dfx.md"])
+def test_mixed_kernels_page(tmp_path, monkeypatch, capsys):
+    run_page("mixed-kernels.md", tmp_path, monkeypatch)
+    printed = capsys.readouterr().out
+    page = (DOCS / "mixed-kernels.md").read_text()
+    assert "mixed linear OK" in printed and "split_aiv OK" in printed
+    assert "['kernels/aic/linear_aic.cpp', 'kernels/aiv/linear_aiv.cpp']" in printed
+    error = next(line for line in printed.splitlines() if line.startswith("ExpandMixedKernel:"))
+    assert error in page  # the page shows what the run prints
+
+
+@pytest.mark.parametrize("page", ["compiling.md", "running.md", "performance.md", "runtime-dfx.md", "mixed-kernels.md"])
 def test_links_resolve(page):
     text = (DOCS / page).read_text()
     for target in re.findall(r"\]\(([^)#:]+\.md)(?:#[^)]*)?\)", text):

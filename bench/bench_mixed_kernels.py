@@ -25,14 +25,12 @@ speed.
 from __future__ import annotations
 
 import os
-import statistics
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import torch
+from bench_kernels import ROUNDS, median_seconds  # bench/ is the script's folder, so on sys.path
 
 import pypto.language as pl
 from pypto import platforms
@@ -40,18 +38,8 @@ from pypto.runtime import RunConfig, device_time
 
 PLATFORM = "a2a3sim"
 CONFIG = RunConfig(platform=PLATFORM)
-ROUNDS = int(os.environ.get("PYPTO_BENCH_ROUNDS", "7"))
 
 
-def median_seconds(fn: Callable[[], object], rounds: int = ROUNDS, warmup: int = 2) -> float:
-    for _ in range(warmup):
-        fn()
-    samples = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
 
 
 # ----------------------------------------------------------------- kernels
@@ -118,8 +106,8 @@ def size_rows(m: int, k: int, n: int, rows: int) -> list[tuple[str, float, float
     split(x, w, bias, out_split, config=CONFIG)
     torch.testing.assert_close(out_mixed, expected, rtol=1e-4, atol=1e-3)
     torch.testing.assert_close(out_split, expected, rtol=1e-4, atol=1e-3)
-    wall_mixed = median_seconds(lambda: mixed(x, w, bias, out_mixed, config=CONFIG))
-    wall_split = median_seconds(lambda: split(x, w, bias, out_split, config=CONFIG))
+    wall_mixed = median_seconds(lambda: mixed(x, w, bias, out_mixed, config=CONFIG), warmup=2)
+    wall_split = median_seconds(lambda: split(x, w, bias, out_split, config=CONFIG), warmup=2)
     dev_mixed = device_ns(mixed, (x, w, bias, out_mixed))
     dev_split = device_ns(split, (x, w, bias, out_split))
     torch.testing.assert_close(out_mixed, expected, rtol=1e-4, atol=1e-3)

@@ -14,6 +14,8 @@
 #include "pypto/runtime/runtime.h"
 #include "pypto/support/error.h"
 
+#include "cluster_kernel_util.h"
+
 namespace pypto::pipe_test {
 namespace {
 
@@ -26,17 +28,8 @@ constexpr int kTiles = 5;
 std::mutex got_mu;
 std::vector<std::pair<int, float>> got[2];
 
-// The kernels find their core through the runtime's context (this binary
-// defines pypto_sim_current_core for the other tests, see pipe_test.cpp).
-SimCore* Enter(PyptoRtCoreContext* ctx) {
-  SetCurrentCore(static_cast<SimCore*>(ctx->core_state));
-  return static_cast<SimCore*>(ctx->core_state);
-}
-
-void Leave(PyptoRtCoreContext* ctx) {
-  pypto_sim_finish_kernel(ctx, "mixed.py");
-  SetCurrentCore(nullptr);
-}
+constexpr auto Enter = pipe_testing::EnterKernel;
+constexpr auto Leave = pipe_testing::LeaveKernel;
 
 void PushTiles(const int64_t*, PyptoRtCoreContext* ctx) {
   Enter(ctx);

@@ -16,6 +16,8 @@
 #include "pypto/isa/kernel_abi.h"
 #include "pypto/runtime/runtime.h"
 
+#include "cluster_kernel_util.h"
+
 namespace pypto::pipe_trace_test {
 namespace {
 
@@ -37,15 +39,8 @@ std::mutex seen_mu;
 std::vector<uint64_t> push_ready;  // the AIC's model after each push: when its tile is ready
 std::vector<uint64_t> free_done;   // the AIV's model after each free
 
-SimCore* Enter(PyptoRtCoreContext* ctx) {
-  SetCurrentCore(static_cast<SimCore*>(ctx->core_state));
-  return static_cast<SimCore*>(ctx->core_state);
-}
-
-void Leave(PyptoRtCoreContext* ctx) {
-  pypto_sim_finish_kernel(ctx, "mixed.py");
-  SetCurrentCore(nullptr);
-}
+constexpr auto Enter = pipe_testing::EnterKernel;
+constexpr auto Leave = pipe_testing::LeaveKernel;
 
 // Modelled work of `cycles` on `pipe` that writes (reads) `tile`, as a load (a vector op) would.
 template <typename TileT>

@@ -197,6 +197,36 @@ void RegisterInits() {
   }
 }
 
+// A5 keeps a ring in the consumer's own buffer: the consumer reserves the
+// bytes (AllocateMemoryAddr keeps them free and writes the address into
+// `base`), the producer imports the address by the buffer's name.
+void RegisterBufferReservations() {
+  PipeOp("system.reserve_buffer",
+         "Keep `size` bytes of this kernel's buffer (Vec on an AIV lane, Mat on the AIC) free for a cross-core ring; "
+         "the result is their address")
+      .add_required_kwarg("name", AttrKind::kString, "the buffer's name, for the peer's import")
+      .add_required_kwarg("size", AttrKind::kInt, "bytes")
+      .add_kwarg("base", AttrKind::kInt, int64_t{-1}, "the address; -1 (pl.AUTO) lets AllocateMemoryAddr choose")
+      .set_type_deduce([](const DeduceContext& ctx) -> TypePtr {
+        if (ctx.KwargAs<std::string>("name")->empty()) ctx.Error("keyword 'name' is empty; name the buffer");
+        int64_t size = *ctx.KwargAs<int64_t>("size");
+        if (size <= 0) ctx.Error("keyword 'size' must be a positive byte count, got " + std::to_string(size));
+        int64_t base = ctx.KwargAs<int64_t>("base").value_or(-1);
+        if (base < -1) ctx.Error("keyword 'base' must be an address >= 0 or pl.AUTO (-1), got " + std::to_string(base));
+        return ScalarType::Make(DataType::INT64);
+      });
+  PipeOp("system.import_peer_buffer",
+         "The address of the buffer `name` that the peer kernel `peer` of the same Group reserves")
+      .add_required_kwarg("name", AttrKind::kString, "the name the peer gave system.reserve_buffer")
+      .add_required_kwarg("peer", AttrKind::kString, "the peer kernel (pl.import_peer_buffer(name=, peer=self.k))")
+      .add_kwarg("base", AttrKind::kInt, int64_t{-1}, "the address, which AllocateMemoryAddr fills in")
+      .set_type_deduce([](const DeduceContext& ctx) -> TypePtr {
+        if (ctx.KwargAs<std::string>("name")->empty()) ctx.Error("keyword 'name' is empty; name the peer's buffer");
+        if (ctx.KwargAs<std::string>("peer")->empty()) ctx.Error("keyword 'peer' is empty; name the peer kernel");
+        return ScalarType::Make(DataType::INT64);
+      });
+}
+
 // pl.split_aiv regions (a hand-split mixed kernel): the tile ops naming where a
 // tile crosses, which ExpandMixedKernel turns into a push and a pop. Tile ops,
 // not cross-core ops: until that pass they are ordinary values.
@@ -246,6 +276,7 @@ void RegisterRegionCrossings() {
 
 [[maybe_unused]] const bool kRegistered = [] {
   RegisterRegionCrossings();
+  RegisterBufferReservations();
   RegisterPushes();
   RegisterPops();
   RegisterFrees();

@@ -691,6 +691,12 @@ std::string KernelWriter::ScalarCall(const Call& call) {
                                                                                                 : "subblock_idx";
     return "static_cast<int64_t>(ctx->" + field + ")";
   }
+  if (op == "system.reserve_buffer" || op == "system.import_peer_buffer") {
+    // The simulator keeps the rings itself; the address names the bytes the allocator kept free.
+    int64_t base = call.kwargs.Get<int64_t>("base").value_or(-1);
+    if (base < 0) FailAt(op, "the buffer has no address yet: AllocateMemoryAddr places it, so run that pass", call.span);
+    return "int64_t{" + std::to_string(base) + "}";
+  }
   if (op == "tensor.dim") {
     const TensorInfo& tensor = TensorOf(call.args[0], op, call.span);
     auto axis = AsConstInt(call.args[1]);

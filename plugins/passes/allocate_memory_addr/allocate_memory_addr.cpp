@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "pypto/ir/visitor.h"
 #include "pypto/pass/context.h"
 #include "pypto/support/error.h"
+#include "reserved_buffers.h"
 
 namespace pypto::passes {
 
@@ -100,25 +102,15 @@ std::string LargestBuffers(const std::vector<const Buffer*>& largest_first) {
   return text;
 }
 
-// The bytes at the bottom of `space` a kernel keeps for the ring of a
-// cross-core pipe it consumes (ExpandMixedKernel's attribute
-// `pipe_ring_bytes`, on platforms whose rings live in the consumer: in Vec
-// for an AIV kernel, in Mat for an AIC one).
-int64_t ReservedBytes(const ir::Function& function, MemorySpace space) {
-  auto bytes = function.attrs.Get<int64_t>("pipe_ring_bytes");
-  if (!bytes) return 0;
-  MemorySpace ring_space = function.func_type == ir::FunctionType::AIC ? MemorySpace::Mat : MemorySpace::Vec;
-  return space == ring_space ? *bytes : 0;
-}
-
 [[noreturn]] void ThrowExhausted(const std::string& function, MemorySpace space, int64_t needed, int64_t reserved,
                                  const backend::Platform& platform, std::vector<const Buffer*> buffers) {
   std::stable_sort(buffers.begin(), buffers.end(),
                    [](const Buffer* a, const Buffer* b) { return a->size > b->size; });
   std::string ring = reserved == 0 ? ""
                                    : " (of which " + std::to_string(reserved) +
-                                         " are the ring of the cross-core pipe it consumes: lower "
-                                         "pl.cross_core_slot(slot_num=) or make the crossing tiles smaller)";
+                                         " are reserved for cross-core rings: the ring of the pipe it consumes, or "
+                                         "pl.reserve_buffer; lower pl.cross_core_slot(slot_num=) or make the "
+                                         "crossing tiles smaller)";
   throw Error(ErrorKind::kValue,
               "AllocateMemoryAddr: function '" + function + "' needs " + std::to_string(needed) + " bytes of " +
                   ir::ToString(space) + ring + " but platform '" + platform.name + "' has " +
@@ -133,6 +125,7 @@ int64_t ReservedBytes(const ir::Function& function, MemorySpace space) {
 // each buffer (by its index) starts.
 std::unordered_map<const Buffer*, int64_t> AssignAddresses(const std::vector<Buffer>& buffers,
                                                            const ir::Function& function,
+                                                           const reserved::Reservations& reservations,
                                                            const backend::Platform& platform) {
   std::map<MemorySpace, std::vector<const Buffer*>> by_space;
   for (const auto& buffer : buffers) by_space[buffer.memref()->memory_space].push_back(&buffer);
@@ -143,7 +136,7 @@ std::unordered_map<const Buffer*, int64_t> AssignAddresses(const std::vector<Buf
       return a->memref()->name_hint < b->memref()->name_hint;
     });
     const int64_t alignment = platform.Alignment(space);
-    const int64_t reserved = AlignUp(ReservedBytes(function, space), alignment);
+    const int64_t reserved = space == reservations.space ? reservations.floor : 0;
     int64_t next = reserved;
     for (const Buffer* buffer : space_buffers) {
       addresses[buffer] = next;
@@ -190,11 +183,12 @@ class AddressWriter : public ir::IRMutator {
   std::unordered_map<const ir::MemRef*, MemRefPtr> placed_;
 };
 
-FunctionPtr AllocateAddresses(const FunctionPtr& function, const backend::Platform& platform) {
+FunctionPtr AllocateAddresses(const FunctionPtr& function, const reserved::Reservations& reservations,
+                              const backend::Platform& platform) {
   BufferCollector collector;
   collector.VisitFunction(function);
   collector.Measure();
-  auto addresses = AssignAddresses(collector.buffers, *function, platform);
+  auto addresses = AssignAddresses(collector.buffers, *function, reservations, platform);
   std::unordered_map<const ir::MemRef*, MemRefPtr> placed;
   for (const auto& buffer : collector.buffers) {
     auto it = addresses.find(&buffer);
@@ -215,10 +209,22 @@ FunctionPtr AllocateAddresses(const FunctionPtr& function, const backend::Platfo
 ir::ProgramPtr AllocateMemoryAddrPass::Run(const ir::ProgramPtr& program, pass::PassContext& ctx) {
   const backend::Platform& platform = ctx.platform();
   std::vector<FunctionPtr> functions;
-  bool changed = false;
+  std::map<std::string, std::map<std::string, int64_t>> reserved_by_kernel;
   for (const auto& function : program->functions) {
-    functions.push_back(ir::IsCoreKernel(function->func_type) ? AllocateAddresses(function, platform) : function);
-    changed |= functions.back() != function;
+    if (!ir::IsCoreKernel(function->func_type)) {
+      functions.push_back(function);
+      continue;
+    }
+    reserved::Reservations reservations = reserved::Reserve(*function, platform);
+    reserved_by_kernel[function->name] = reservations.by_name;
+    functions.push_back(
+        reserved::WriteReservedAddresses(AllocateAddresses(function, reservations, platform), reservations));
+  }
+  // Peers' addresses are known once every kernel is placed.
+  bool changed = false;
+  for (size_t i = 0; i < functions.size(); ++i) {
+    if (ir::IsCoreKernel(functions[i]->func_type)) functions[i] = reserved::ResolveImports(functions[i], reserved_by_kernel);
+    changed |= functions[i] != program->functions[i];
   }
   if (!changed) return program;
   return ir::Program::Make(program->name, std::move(functions), program->span);

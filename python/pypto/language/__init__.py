@@ -40,6 +40,8 @@ TileLayout = ir.TileLayout
 ForKind = ir.ForKind
 ParamDirection = ir.ParamDirection
 Expr = ir.Expr  # spelled in printed text as list[pl.Expr]() (an empty expression list)
+# pl.reserve_buffer(..., base=pl.AUTO): the compiler chooses the address.
+AUTO = -1
 
 # Every dtype as pl.<NAME> (pl.FP32, pl.INT8, pl.INDEX, pl.TASK_ID, ...).
 _DTYPES = {dt.name: dt for dt in ir.DataType.all()}
@@ -77,7 +79,7 @@ def __getattr__(name: str):
 
 
 __all__ = [
-    "Array", "DataType", "Dispatcher", "DynamicDim", "Expr", "ForKind", "FunctionSpec", "FunctionType", "InOut",
+    "AUTO", "Array", "DataType", "Dispatcher", "DynamicDim", "Expr", "ForKind", "FunctionSpec", "FunctionType", "InOut",
     "InlineFunction", "Intrinsic", "KernelOnlyError", "Level", "Mem", "MemRef", "MemorySpace", "OpFunction",
     "OpNamespace", "Out", "PadValue", "ParamDirection", "ParseError", "ParseSyntaxError", "ParseTypeError",
     "ParseValueError", "PlacementError", "Ptr", "Role", "Scalar", "SplitMode", "Tensor", "TensorLayout",

@@ -102,6 +102,8 @@ DISPATCH_ALIASES: dict[str, tuple[str | None, str | None]] = {
     "tfree_to_aiv": (None, "system.tfree_to_aiv"),
     "aic_initialize_pipe": (None, "system.aic_initialize_pipe"),
     "aiv_initialize_pipe": (None, "system.aiv_initialize_pipe"),
+    "reserve_buffer": (None, "system.reserve_buffer"),
+    "import_peer_buffer": (None, "system.import_peer_buffer"),
     # Crossings of a pl.split_aiv region (a hand-split mixed kernel).
     "aiv_shard": (None, "tile.aiv_shard"),
     "aic_gather": (None, "tile.aic_gather"),

@@ -34,6 +34,9 @@ std::vector<SuccessCase> PipeSuccessCases() {
       {"tile.aiv_shard", {Tile({32, 64}, F32, MemorySpace::Acc)}, Split(1), "Tile[[16, 64], FP32, Vec]"},
       {"tile.aiv_shard", {Tile({32, 64}, F32, MemorySpace::Acc)}, Split(0), "Tile[[32, 64], FP32, Vec]"},
       {"tile.aic_gather", {Tile({32, 16}, F32, MemorySpace::Vec)}, Split(2), "Tile[[32, 32], FP32, Mat]"},
+      {"system.reserve_buffer", {}, {{"name", std::string("c2v")}, {"size", int64_t{8192}}}, "Scalar[INT64]"},
+      {"system.import_peer_buffer", {}, {{"name", std::string("c2v")}, {"peer", std::string("consumer")}},
+       "Scalar[INT64]"},
   };
 }
 
@@ -83,6 +86,10 @@ std::vector<ErrorCase> PipeErrorCases() {
        "an even count; pad the sharded tile to 34 rows and narrow its valid shape"},
       {"tile.aic_gather", {Tile({16, 64}, F32, MemorySpace::Vec)}, Split(5),
        "tile.aic_gather: keyword 'split' must be one of 0=none, 1=up_down, 2=left_right, got 5"},
+      {"system.reserve_buffer", {}, {{"name", std::string("c2v")}, {"size", int64_t{0}}},
+       "system.reserve_buffer: keyword 'size' must be a positive byte count, got 0"},
+      {"system.import_peer_buffer", {}, {{"name", std::string("c2v")}, {"peer", std::string("")}},
+       "system.import_peer_buffer: keyword 'peer' is empty; name the peer kernel"},
   };
 }
 

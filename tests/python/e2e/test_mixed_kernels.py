@@ -1,6 +1,8 @@
 """Mixed kernels (docs/mixed-kernels.md): an AIC and an AIV kernel of one Group exchange tiles through the
 cluster's cross-core pipe, compiled with ir.compile and run on a2a3sim against torch."""
 
+import re
+
 import pytest
 import torch
 from mixed_programs import PushPop
@@ -395,3 +397,65 @@ def test_a_tensor_written_in_a_loop_of_a_mixed_kernel_is_the_groups_result():
     out = torch.zeros(64, 64)
     assert row_blocks(x, w, out, config=RunConfig(platform="a2a3sim")) is out
     torch.testing.assert_close(out, torch.relu(x.float() @ w.float()), rtol=1e-4, atol=1e-4)
+
+
+# ---------------------------------------------------------------- rings in the consumer's buffer (A5)
+
+def reserved_program(consumer_reserves: str, producer_imports: str):
+    source = f"""
+import pypto.language as pl
+
+@pl.program
+class Reserved:
+    @pl.function(type=pl.FunctionType.AIC)
+    def producer(self, x: pl.Tensor[[32, 64], pl.FP32], out: pl.Out[pl.Tensor[[32, 64], pl.FP32]]):
+        ring = pl.import_peer_buffer(name="{producer_imports}", peer=self.consumer)
+        pl.aic_initialize_pipe(dir_mask=1, slot_size=4096, slot_num=2)
+        pl.tpush_to_aiv(pl.load(x, [0, 0], [16, 64], target_memory=pl.Mem.Mat))
+        pl.tpush_to_aiv(pl.load(x, [16, 0], [16, 64], target_memory=pl.Mem.Mat))
+        return
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def consumer(self, x: pl.Tensor[[32, 64], pl.FP32],
+                 out: pl.Out[pl.Tensor[[32, 64], pl.FP32]]) -> pl.Tensor[[32, 64], pl.FP32]:
+        ring = pl.reserve_buffer(name="{consumer_reserves}", size=8192, base=pl.AUTO)
+        pl.aiv_initialize_pipe(dir_mask=1, slot_size=4096, slot_num=2)
+        for i in pl.range(2):
+            a = pl.tpop_from_aic(shape=[16, 64], dtype=pl.FP32)
+            out = pl.store(pl.add(a, 1.0), [i * 16, 0], out)
+            pl.tfree_to_aic(a)
+        return out
+
+    @pl.function(type=pl.FunctionType.Group)
+    def mixed(self, x: pl.Tensor[[32, 64], pl.FP32],
+              out: pl.Out[pl.Tensor[[32, 64], pl.FP32]]) -> pl.Tensor[[32, 64], pl.FP32]:
+        self.producer(x, out)
+        out = self.consumer(x, out)
+        return out
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, x: pl.Tensor[[32, 64], pl.FP32],
+             out: pl.Out[pl.Tensor[[32, 64], pl.FP32]]) -> pl.Tensor[[32, 64], pl.FP32]:
+        out = self.mixed(x, out)
+        return out
+"""
+    return pl.parse(source)
+
+
+@pytest.mark.parametrize("platform", ["a2a3sim", "a5sim"])
+def test_a_reserved_ring_keeps_its_bytes_free_and_the_producer_imports_its_address(platform, tmp_path):
+    compiled = ir.compile(reserved_program("c2v", "c2v"), tmp_path, config=RunConfig(platform=platform))
+    x, out = torch.randn(32, 64), torch.zeros(32, 64)
+    compiled(x, out)
+    torch.testing.assert_close(out, x + 1, rtol=0, atol=0)
+    consumer = (tmp_path / "kernels/aiv/consumer.cpp").read_text()
+    producer = (tmp_path / "kernels/aic/producer.cpp").read_text()
+    assert "const int64_t ring = int64_t{0};" in consumer and "const int64_t ring = int64_t{0};" in producer
+    addresses = [int(a, 16) for a in re.findall(r"TASSIGN\(\w+, (0x[0-9a-f]+)", consumer)]
+    assert addresses and min(addresses) >= 8192  # the consumer's tiles sit above the 8192 reserved bytes
+
+
+def test_importing_a_buffer_the_peer_never_reserved_names_both(tmp_path):
+    with pytest.raises(pypto.InvalidValueError, match=r"in kernel 'producer', pl\.import_peer_buffer\(name=\"v2c\", "
+                       r"peer=consumer\) finds no buffer 'v2c' reserved by kernel 'consumer'"):
+        ir.compile(reserved_program("c2v", "v2c"), tmp_path, config=RunConfig(platform="a5sim"))

@@ -614,7 +614,7 @@ class FunctionParser(ControlFlowMixin, ExternalMixin):
             return self.alloc_window_buffer(node)
         if isinstance(fn, OpFunction):
             args = [self.value(a) for a in node.args]
-            kwargs = self.kwargs(node)
+            kwargs = self.import_kwargs(node) if fn.op_name == "system.import_peer_buffer" else self.kwargs(node)
             call_attrs = kwargs.pop("attrs", None)
             call = self.make_op(fn.op_name, args, kwargs, node, node.args)
             if call_attrs:
@@ -622,7 +622,8 @@ class FunctionParser(ControlFlowMixin, ExternalMixin):
             return call
         if isinstance(fn, Dispatcher):
             args = [self.value(a) for a in node.args]
-            return self.dispatch(fn, args, self.kwargs(node), node, node.args)
+            imports = fn.tile_op == "system.import_peer_buffer"
+            return self.dispatch(fn, args, self.import_kwargs(node) if imports else self.kwargs(node), node, node.args)
         if isinstance(fn, Intrinsic):
             return self.intrinsic_expr(fn, node)
         if isinstance(fn, InlineFunction) or getattr(fn, "kind", None) == "inline" and hasattr(fn, "fn"):
@@ -820,6 +821,17 @@ class FunctionParser(ControlFlowMixin, ExternalMixin):
             message = getattr(e, "message", str(e))
             hint = "" if "signature" in message else f"the signature is {ops.get(op_name).signature}"
             raise self.err(node, message, hint, cls) from None
+
+    def import_kwargs(self, node: ast.Call) -> dict:
+        """pl.import_peer_buffer's keywords, ``peer=self.consumer`` naming a sibling kernel of the program."""
+        peer = next((k.value for k in node.keywords if k.arg == "peer"), None)
+        if not (isinstance(peer, ast.Attribute) and isinstance(peer.value, ast.Name) and peer.value.id == "self"):
+            return self.kwargs(node)
+        if self.ctx.callees.get(peer.attr) is None:
+            raise self.err(peer, f"the program has no function '{peer.attr}'",
+                           "name the Group's other kernel: peer=self.<kernel>", ParseValueError)
+        others = ast.Call(func=node.func, args=node.args, keywords=[k for k in node.keywords if k.arg != "peer"])
+        return {**self.kwargs(others), "peer": peer.attr}
 
     def region_split(self, op_name: str, node) -> int:
         """The split code of the pl.split_aiv region a crossing belongs to: pl.aiv_shard reads a cube value

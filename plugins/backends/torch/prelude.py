@@ -662,7 +662,8 @@ def tile_get_block_num(out):
 
 
 def tile_get_subblock_idx(out):
-    """The AIV lane the calling kernel runs on; 0 on the AIC and outside a Group."""
+    """The AIV lane the calling kernel runs on, or the lane a pl.split_aiv region runs for now (split_aiv_lanes);
+    0 on the AIC and outside both."""
     return max(getattr(CURRENT, "member", 0) - 1, 0)
 
 
@@ -681,6 +682,38 @@ def spmd_blocks(core_num):
             yield index
     finally:
         Block.index, Block.count = saved
+
+
+AIV_LANES = 2  # the AIV lanes of a cluster, which both run a pl.split_aiv region
+
+
+def split_aiv_lanes():
+    """Iterates the lanes of a pl.split_aiv region, lane 0 then lane 1, with get_subblock_idx() = the lane during
+    each pass over the body. In order is right before ExpandMixedKernel: nothing in a region waits on the cube
+    work, which is all outside it (the values tile.aic_gather joins are recorded per lane by the region)."""
+    saved = getattr(CURRENT, "member", None)
+    try:
+        for lane in range(AIV_LANES):
+            CURRENT.member = 1 + lane
+            yield lane
+    finally:
+        if saved is None:
+            del CURRENT.member
+        else:
+            CURRENT.member = saved
+
+
+def tile_aiv_shard(out, tile, split=0):
+    """In a pl.split_aiv region: a copy of this lane's part of the cube tile (the whole tile under split 0), cut
+    and valid as the pipe's split cuts a pushed tile."""
+    values, _ = lane_part(tile, split, tile_get_subblock_idx(None))
+    return placed(out, values)
+
+
+def tile_aic_gather(out, lanes, split=0):
+    """After a pl.split_aiv region: one of its tiles as each lane left it (`lanes`, lane 0's first) joined as the
+    AIC's pop joins the lanes' pushes (UP_DOWN stacked, LEFT_RIGHT side by side, NONE lane 0's)."""
+    return joined(out, [lane_part(tile, SPLIT_NONE, 0)[0] for tile in lanes], split)
 
 
 # ---------------------------------------------------------------- clusters and the cross-core pipe (Group functions)
@@ -1013,6 +1046,17 @@ def system_aiv_initialize_pipe(out, dir_mask, slot_size, slot_num=0):
         "system.aiv_initialize_pipe", int(dir_mask), int(slot_size), int(slot_num))
 
 
+def system_reserve_buffer(out, name, size, base=-1):
+    """The address of bytes a consumer keeps for a ring (AllocateMemoryAddr places them); the rings are modelled
+    here, so only the address is returned."""
+    return int(base)
+
+
+def system_import_peer_buffer(out, name, peer, base=-1):
+    """The address the peer kernel reserved under `name`, as AllocateMemoryAddr filled it in."""
+    return int(base)
+
+
 def tile_tpush_to_aiv(out, tile, split=0):
     """TPUSH_TO_AIV: each lane's part of the tile (the whole tile under split 0) into its C2V ring, lane 0 first."""
     op = "tile.tpush_to_aiv"
@@ -1034,11 +1078,8 @@ def tile_tpop_from_aic(out, shape, dtype=None, split=0):
     """TPOP_FROM_AIC: this lane's next tile; the result is valid where the pushed part was. Keeps its slot."""
     op = "tile.tpop_from_aic"
     cluster = cluster_of(op, on_aic=False)
-    data = fresh(out)
-    values = received(cluster, op, cluster.pop(op, C2V, CURRENT.member - 1), split, out.dtype, data.shape)
-    rows, cols = values.shape
-    data[:rows, :cols] = values
-    return Tile(apply_pad(data, [rows, cols], out.pad), [rows, cols], out.pad)
+    box = [int(d) for d in out.shape]
+    return placed(out, received(cluster, op, cluster.pop(op, C2V, CURRENT.member - 1), split, out.dtype, box))
 
 
 def tile_tpop_from_aiv(out, shape, dtype=None, split=0):
@@ -1047,20 +1088,35 @@ def tile_tpop_from_aiv(out, shape, dtype=None, split=0):
     op = "tile.tpop_from_aiv"
     cluster = cluster_of(op, on_aic=True)
     cluster.require_lanes(op)
-    data = fresh(out)
-    check_split(cluster, op, split, data.shape)
-    valid = [0, 0]
+    check_split(cluster, op, split, out.shape)
+    parts = []
     for lane in range(cluster.lanes):
-        origin, box, _ = pipe_part(data.shape, [0, 0], split, lane)
-        values = received(cluster, op, cluster.pop(op, V2C, lane), split, out.dtype, box)
-        if split == SPLIT_NONE and lane > 0:
-            continue
+        _, box, _ = pipe_part(out.shape, [0, 0], split, lane)
+        parts.append(received(cluster, op, cluster.pop(op, V2C, lane), split, out.dtype, box))
+    return joined(out, parts, split)
+
+
+def placed(spec, values):
+    """A tile of `spec` holding `values` (one part's valid elements) at its top-left corner, valid there, padded."""
+    data = fresh(spec)
+    rows, cols = values.shape
+    data[:rows, :cols] = values
+    return Tile(apply_pad(data, [rows, cols], spec.pad), [rows, cols], spec.pad)
+
+
+def joined(spec, parts, split):
+    """A tile of `spec` with each lane's part (its valid elements, lane 0's first) in the lane's window under
+    `split` (NONE: lane 0's alone); valid up to where the last non-empty part ends."""
+    data = fresh(spec)
+    valid = [0, 0]
+    for lane, values in enumerate(parts[:1] if split == SPLIT_NONE else parts):
+        origin, _, _ = pipe_part(data.shape, [0, 0], split, lane)
         rows, cols = values.shape
         data[origin[0]:origin[0] + rows, origin[1]:origin[1] + cols] = values
         for axis, extent in enumerate((rows, cols)):
             if split != axis + 1 or extent > 0:  # a split axis ends at the last non-empty part
                 valid[axis] = origin[axis] + extent
-    return Tile(apply_pad(data, valid, out.pad), valid, out.pad)
+    return Tile(apply_pad(data, valid, spec.pad), valid, spec.pad)
 
 
 def system_tfree_to_aic(out, tile):

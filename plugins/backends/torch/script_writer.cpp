@@ -54,6 +54,39 @@ bool NeedsScalarFixup(DataType dtype) {
   return dtype.is_int() && (dtype.bits() < 64 || dtype.is_unsigned_int());
 }
 
+constexpr const char* kAicGather = "tile.aic_gather";
+
+// The variables whose both lanes' values a tile.aic_gather in `body` joins.
+std::set<const Var*> GatheredVars(const StmtPtr& body) {
+  class Gathers : public IRVisitor {
+   public:
+    std::set<const Var*> vars;
+    void Visit_(const Ref<Call>& call) override {
+      if (!call->is_function_call() && call->op->name == kAicGather && !call->args.empty()) {
+        if (auto var = As<Var>(call->args[0])) vars.insert(var.get());
+      }
+      IRVisitor::Visit_(call);
+    }
+  } gathers;
+  if (body) gathers.VisitStmt(body);
+  return gathers.vars;
+}
+
+// The variables `body` binds (assignments, loop variables and results), at any depth, in order.
+std::vector<VarPtr> DefinedVars(const StmtPtr& body) {
+  class Defs : public IRVisitor {
+   public:
+    std::vector<VarPtr> vars;
+    void VisitVarDef(const VarPtr& var) override {
+      auto same = [&](const VarPtr& v) { return v.get() == var.get(); };
+      if (std::none_of(vars.begin(), vars.end(), same)) vars.push_back(var);
+      IRVisitor::VisitVarDef(var);
+    }
+  } defs;
+  if (body) defs.VisitStmt(body);
+  return defs.vars;
+}
+
 }  // namespace
 
 ScriptWriter::ScriptWriter(const ProgramPtr& program)
@@ -84,6 +117,8 @@ void ScriptWriter::WriteFunction(const FunctionPtr& function) {
   names_ = NameTable(reserved);
   var_names_.clear();
   member_results_.clear();
+  gathered_ = GatheredVars(function->body);
+  lane_values_.clear();
   temporaries_ = 0;
   std::vector<std::string> params;
   for (const auto& p : function->params) params.push_back(Name(p));
@@ -280,7 +315,9 @@ void ScriptWriter::WriteIf(const IfStmt& stmt) {
 void ScriptWriter::WriteScope(const ScopeStmt& stmt) {
   std::string what = std::string("scope ") + ToString(stmt.scope_kind) +
                      (stmt.name_hint.empty() ? "" : " '" + stmt.name_hint + "'");
-  if (stmt.scope_kind != ScopeKind::Spmd) {
+  if (stmt.scope_kind == ScopeKind::SplitAiv) {
+    WriteSplitAiv(stmt, what);
+  } else if (stmt.scope_kind != ScopeKind::Spmd) {
     Line("# ---- " + what + Comment("", stmt.span));
     WriteBody(stmt.body);
   } else {
@@ -291,6 +328,32 @@ void ScriptWriter::WriteScope(const ScopeStmt& stmt) {
     --indent_;
   }
   if (stmt.task_id) Line(Name(stmt.task_id) + " = submit(None, 0)[-1]" + Comment("the scope's task id", stmt.span));
+}
+
+// Both lanes run the region, lane 0 then lane 1 (split_aiv_lanes sets the lane
+// that get_subblock_idx returns). Before ExpandMixedKernel nothing in a region
+// waits on the cube work outside it, so running the lanes in turn is exact.
+// A value used after the region is the last lane's, as Python leaves it (for
+// a tensor written by a store, the same buffer), except where tile.aic_gather
+// joins the lanes' values: those each lane records in a list by lane.
+void ScriptWriter::WriteSplitAiv(const ScopeStmt& stmt, const std::string& what) {
+  std::vector<std::pair<std::string, std::string>> recorded;  // (list, variable)
+  for (const auto& var : DefinedVars(stmt.body)) {
+    if (!gathered_.count(var.get())) continue;
+    std::string lanes = names_.Fresh("_" + var->name_hint + "_lanes");
+    lane_values_[var.get()] = lanes;
+    recorded.emplace_back(lanes, Name(var));
+    Line(lanes + " = [None, None]" + Comment("by lane: the values tile.aic_gather joins", stmt.span));
+  }
+  std::string lane = names_.Fresh("_lane");
+  Line("for " + lane + " in split_aiv_lanes():" + Comment(what + " " + ToString(stmt.split) +
+                                                         " (lane 0, then lane 1)", stmt.span));
+  ++indent_;
+  size_t before = out_.tellp();
+  WriteBody(stmt.body);
+  for (const auto& [lanes, name] : recorded) Line(lanes + "[" + lane + "] = " + name);
+  if (static_cast<size_t>(out_.tellp()) == before) Line("pass");
+  --indent_;
 }
 
 void ScriptWriter::WriteYield(const YieldStmt& stmt) {
@@ -380,7 +443,11 @@ std::string ScriptWriter::OpCallText(const Call& call, const Span& span) {
   // Tile ops need no valid_view: the tile types they produce already carry
   // the region a tile takes from a view.
   bool tensor_op = op.rfind("tensor.", 0) == 0;
-  for (const auto& a : call.args) args.push_back(tensor_op ? TensorOperand(a, span) : Expr(a, span));
+  for (size_t i = 0; i < call.args.size(); ++i) {
+    const ExprPtr& a = call.args[i];
+    if (op == kAicGather && i == 0) args.push_back(LaneValues(a, span));
+    else args.push_back(tensor_op ? TensorOperand(a, span) : Expr(a, span));
+  }
   // Every keyword the schema knows, with its default when the call omits it,
   // so that the script states each op's options (rounding mode, atomic, ...).
   if (const ops::OpDef* def = ops::OpRegistry::Global().Find(op)) {
@@ -401,6 +468,16 @@ std::string ScriptWriter::TensorOperand(const ExprPtr& arg, const Span& span) {
   if (!tensor || !tensor->view || tensor->view->valid_shape.empty()) return value;
   return "valid_view(" + value + ", [" + ExprList(tensor->view->valid_shape, span) + "], " +
          StringLiteral(ToString(tensor->view->pad)) + ")";
+}
+
+std::string ScriptWriter::LaneValues(const ExprPtr& arg, const Span& span) {
+  auto var = As<Var>(arg);
+  auto lanes = var ? lane_values_.find(var.get()) : lane_values_.end();
+  if (lanes == lane_values_.end()) {
+    Fail(kAicGather, "its tile is not a variable defined in a pl.split_aiv region before it; the torch script "
+                     "joins the two lanes' values of such a variable only", span);
+  }
+  return lanes->second;
 }
 
 std::string ScriptWriter::Kwarg(const Call& call, const std::string& name, const AttrValue& value, const Span& span) {

@@ -46,6 +46,9 @@ class ScriptWriter {
   void WriteWhile(const ir::WhileStmt& stmt);
   void WriteIf(const ir::IfStmt& stmt);
   void WriteScope(const ir::ScopeStmt& stmt);
+  // A pl.split_aiv region: its body once per AIV lane, recording each lane's
+  // value of the variables a tile.aic_gather after it joins.
+  void WriteSplitAiv(const ir::ScopeStmt& stmt, const std::string& what);
   void WriteYield(const ir::YieldStmt& stmt);
   void WriteReturn(const ir::ReturnStmt& stmt);
   void InitIterArgs(const std::vector<ir::IterArgPtr>& iter_args, const Span& span);
@@ -66,6 +69,9 @@ class ScriptWriter {
   // An argument of a tensor op: a tensor whose type is valid only in part
   // becomes valid_view(t, valid, pad), so the op reads only that region.
   std::string TensorOperand(const ir::ExprPtr& arg, const Span& span);
+  // The argument of tile.aic_gather: the list of both lanes' values of a
+  // variable its pl.split_aiv region defines.
+  std::string LaneValues(const ir::ExprPtr& arg, const Span& span);
   std::string Kwarg(const ir::Call& call, const std::string& name, const ir::AttrValue& value, const Span& span);
   // Writes `target = <call>` (or the bare call when target is empty); a
   // call launched on several blocks (core_num) runs once per block.
@@ -91,6 +97,10 @@ class ScriptWriter {
   std::vector<YieldTargets> yield_targets_;
   // In a Group function: each kernel call -> the expression of its result.
   std::map<const ir::Call*, std::string> member_results_;
+  // The variables whose lanes' values a tile.aic_gather of the function joins,
+  // and for those a region defined (written), the Python list of their values by lane.
+  std::set<const ir::Var*> gathered_;
+  std::map<const ir::Var*, std::string> lane_values_;
   int temporaries_ = 0;
   int indent_ = 0;
   std::ostringstream out_;

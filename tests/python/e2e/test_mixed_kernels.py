@@ -367,8 +367,8 @@ def test_on_a5_the_ring_takes_the_consumers_ub_and_the_error_counts_it():
     product = x.float() @ w.float()
     torch.testing.assert_close(out, torch.exp(product) + product, rtol=1e-3, atol=1e-3)
     with pytest.raises(pypto.InvalidValueError, match=r"function 'wide_exp_incore_0_aiv' needs 262144 bytes of Vec "
-                       r"\(of which 131072 are the ring of the cross-core pipe it consumes: lower "
-                       r"pl\.cross_core_slot\(slot_num=\) .*\) but platform 'a5sim' has 245760"):
+                       r"\(of which 131072 are reserved for cross-core rings: the ring of the pipe it consumes, or "
+                       r"pl\.reserve_buffer; lower pl\.cross_core_slot\(slot_num=\) .*\) but platform 'a5sim' has 245760"):
         wide_exp(x, w, torch.zeros(128, 128), config=RunConfig(platform="a5sim"))
 
 

@@ -459,3 +459,43 @@ def test_importing_a_buffer_the_peer_never_reserved_names_both(tmp_path):
     with pytest.raises(pypto.InvalidValueError, match=r"in kernel 'producer', pl\.import_peer_buffer\(name=\"v2c\", "
                        r"peer=consumer\) finds no buffer 'v2c' reserved by kernel 'consumer'"):
         ir.compile(reserved_program("c2v", "v2c"), tmp_path, config=RunConfig(platform="a5sim"))
+
+
+# ---------------------------------------------------------------- co-scheduling with pl.cluster()
+
+@pl.program
+class Clustered:
+    """The AIC and AIV kernels of PushPop, co-scheduled by a pl.cluster() region instead of a Group function."""
+
+    @pl.function(type=pl.FunctionType.AIC)
+    def producer(self, x: pl.Tensor[[32, 64], pl.FP32], out: pl.Out[pl.Tensor[[32, 64], pl.FP32]]):
+        pl.aic_initialize_pipe(dir_mask=1, slot_size=4096, slot_num=2)
+        pl.tpush_to_aiv(pl.load(x, [0, 0], [16, 64], target_memory=pl.Mem.Mat))
+        pl.tpush_to_aiv(pl.load(x, [16, 0], [16, 64], target_memory=pl.Mem.Mat))
+        return
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def consumer(self, x: pl.Tensor[[32, 64], pl.FP32],
+                 out: pl.Out[pl.Tensor[[32, 64], pl.FP32]]) -> pl.Tensor[[32, 64], pl.FP32]:
+        pl.aiv_initialize_pipe(dir_mask=1, slot_size=4096, slot_num=2)
+        for i in pl.range(2):
+            a = pl.tpop_from_aic(shape=[16, 64], dtype=pl.FP32)
+            out = pl.store(pl.add(a, 1.0), [i * 16, 0], out)
+            pl.tfree_to_aic(a)
+        return out
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, x: pl.Tensor[[32, 64], pl.FP32],
+             out: pl.Out[pl.Tensor[[32, 64], pl.FP32]]) -> pl.Tensor[[32, 64], pl.FP32]:
+        with pl.cluster():
+            self.producer(x, out)
+            out = self.consumer(x, out)
+        return out
+
+
+def test_kernels_called_in_a_cluster_region_run_together_on_one_cluster(tmp_path):
+    # Outside a cluster task a pipe op faults ("not part of a cluster task"): the region made one.
+    compiled = ir.compile(Clustered, tmp_path, config=RunConfig(platform="a2a3sim"))
+    x, out = torch.randn(32, 64), torch.zeros(32, 64)
+    compiled(x, out)
+    torch.testing.assert_close(out, x + 1, rtol=0, atol=0)

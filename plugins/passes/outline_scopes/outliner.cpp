@@ -120,6 +120,38 @@ class AccessClassifier : public ir::IRVisitor {
   void Visit_(const Ref<ir::Var>& var) override { MarkRead(var.get()); }
   void Visit_(const Ref<ir::IterArg>& var) override { MarkRead(var.get()); }
 
+  // A loop-carried tensor is its init value's buffer in the body and after the
+  // loop; handing the buffer on (init, yield) neither reads nor writes it.
+  void VisitVarDef(const VarPtr& var) override {
+    auto carried = As<ir::IterArg>(var);
+    auto init = carried ? As<ir::Var>(carried->init_value) : nullptr;
+    const ir::Var* r = init ? RootOf(init.get()) : nullptr;
+    if (!r) return IRVisitor::VisitVarDef(var);
+    root[var.get()] = r;
+  }
+
+  void Visit_(const Ref<ir::YieldStmt>& stmt) override {
+    for (const auto& value : stmt->values) {
+      auto var = As<ir::Var>(value);
+      if (!var || !RootOf(var.get())) VisitExpr(value);
+    }
+  }
+
+  void Visit_(const Ref<ir::ForStmt>& loop) override {
+    IRVisitor::Visit_(loop);
+    RootLoopResults(loop->iter_args, loop->return_vars);
+  }
+
+  void Visit_(const Ref<ir::WhileStmt>& loop) override {
+    IRVisitor::Visit_(loop);
+    RootLoopResults(loop->iter_args, loop->return_vars);
+  }
+
+  void Visit_(const Ref<ir::IfStmt>& branch) override {
+    IRVisitor::Visit_(branch);
+    for (const auto& body : {branch->then_body, branch->else_body}) RootBranchResults(body, branch->return_vars);
+  }
+
  private:
   static std::optional<int> AliasedArg(const ir::Call& call) {
     if (IsViewOp(call.op->name)) return 0;
@@ -137,6 +169,23 @@ class AccessClassifier : public ir::IRVisitor {
     if (destination || effect != ops::ArgEffect::kRead) written.insert(r);
     if (effect == ops::ArgEffect::kRead || atomic || (!destination && effect == ops::ArgEffect::kReadWrite)) {
       read.insert(r);
+    }
+  }
+
+  void RootLoopResults(const std::vector<ir::IterArgPtr>& iter_args, const std::vector<VarPtr>& return_vars) {
+    for (size_t i = 0; i < iter_args.size() && i < return_vars.size(); ++i) {
+      if (const ir::Var* r = RootOf(iter_args[i].get())) root[return_vars[i].get()] = r;
+    }
+  }
+
+  void RootBranchResults(const ir::StmtPtr& body, const std::vector<VarPtr>& return_vars) {
+    std::vector<ir::StmtPtr> stmts = body ? ir::Flatten(body) : std::vector<ir::StmtPtr>{};
+    auto yield = stmts.empty() ? nullptr : As<ir::YieldStmt>(stmts.back());
+    if (!yield) return;
+    for (size_t i = 0; i < yield->values.size() && i < return_vars.size(); ++i) {
+      auto var = As<ir::Var>(yield->values[i]);
+      const ir::Var* r = var ? RootOf(var.get()) : nullptr;
+      if (r && !root.count(return_vars[i].get())) root[return_vars[i].get()] = r;
     }
   }
 

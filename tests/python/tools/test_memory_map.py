@@ -8,6 +8,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from docs_manual import run_page
 
 import pypto.language as pl
 from pypto import platforms
@@ -193,23 +194,10 @@ def test_headless_screenshot_has_no_console_errors(compiled, tmp_path):
     assert not console and "Uncaught" not in r.stderr, console
 
 
-def test_docs_page_example_runs(tmp_path, monkeypatch, capsys):
-    """The python block of docs/memory-map.md runs and prints what the page says."""
-    import re
-    import textwrap
-
-    monkeypatch.setenv("PYPTO_PROG_BUILD_DIR", str(tmp_path / "build_output"))
-    monkeypatch.chdir(tmp_path)
-    doc = (ROOT / "docs/memory-map.md").read_text()
-    blocks = [textwrap.dedent(b) for b in re.findall(r"```python\n(.*?)```", doc, flags=re.S)]
-    assert len(blocks) == 1
-    module_path = tmp_path / "memory_map_page.py"
-    module_path.write_text(blocks[0])
-    spec = importlib.util.spec_from_file_location(module_path.stem, module_path)
-    module = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, module_path.stem, module)
-    spec.loader.exec_module(module)
-    lines = capsys.readouterr().out.splitlines()
+def test_docs_page_example_runs(tmp_path_factory):
+    """The python block of docs/memory-map.md prints what the page says and writes a page that parses."""
+    run = run_page("memory-map.md", tmp_path_factory)
+    lines = run.printed.splitlines()
     assert lines[0] == "['add_relu_incore_0']"
     assert lines[1] == "131072 188416"  # two [128, 128] FP32 buffers of Vec on a2a3sim
-    _parse_page(module.page)
+    _parse_page(run.module.page)

@@ -258,3 +258,42 @@ def test_the_wrappers_refuse_contradictory_arguments(tmp_path):
                                                  "fold_tile_identities.cpp PROVIDES x TOOLCHAINS a2a3:ascend)")
     assert "TOOLCHAINS entry 'a2a3:ascend' is not platform=toolchain (e.g. a2a3sim=simulator)" in \
         _configure_error(toolchain)
+
+
+# ------------------------------------------------------------ docs/writing-a-plugin.md, as the page shows it
+
+PAGE = REPO / "docs" / "writing-a-plugin.md"
+
+
+def _page_blocks(language: str) -> list[str]:
+    return re.findall(rf"^```{language}\n(.*?)^```", PAGE.read_text(), flags=re.S | re.M)
+
+
+def test_writing_a_plugin_md_pass_walkthrough_runs_and_prints_what_the_page_shows(tmp_path):
+    """The page's ```sh blocks, in order in one shell (its `cd my_pass` holds for the blocks after it): copy the
+    pass template, build it, check its cases, run example.py; what they print is the page's first two ```text
+    blocks."""
+    _tools()
+    commands = _page_blocks("sh")
+    assert commands[0].startswith("cp -r ") and "cmake --build build" in commands[1]
+    venv_bin = Path(sys.executable).parent
+    done = subprocess.run(["bash", "-e", "-c", "\n".join(commands)], cwd=tmp_path, capture_output=True, text=True,
+                          env={**os.environ, "PATH": f"{venv_bin}{os.pathsep}{os.environ['PATH']}",
+                               "PYPTO_PROG_BUILD_DIR": str(tmp_path / "build_output")})
+    assert done.returncode == 0, f"the page's commands failed:\n{done.stdout}\n{done.stderr}"
+    assert (tmp_path / "my_pass" / "build" / "plugins" / "fold_tile_identities" / "manifest.yaml").is_file()
+    cases, example = _page_blocks("text")[:2]
+    assert cases.strip() in done.stdout
+    assert example.strip() in done.stdout
+
+
+def test_writing_a_plugin_md_backend_block_prints_the_report_the_page_shows(template_plugins, tmp_path,
+                                                                             monkeypatch, capsys):
+    """The page's ```python block that compiles `softmax` (the template example's kernel) with the program_stats
+    backend from build/plugins/, run as written; it prints the page's report."""
+    (tmp_path / "build").mkdir()
+    (tmp_path / "build" / "plugins").symlink_to(template_plugins)
+    monkeypatch.chdir(tmp_path)
+    block = next(b for b in _page_blocks("python") if 'backend="program_stats"' in b)
+    exec(compile(block, str(PAGE), "exec"), {"RunConfig": RunConfig, "softmax": softmax})
+    assert capsys.readouterr().out.strip() == _page_blocks("text")[2].strip()

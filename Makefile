@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 JOBS ?= 2
 
-.PHONY: setup build run test test-cpp test-python bench clean
+.PHONY: setup build run test test-cpp test-python docs bench clean
 
 setup:
 	@scripts/setup.sh
@@ -33,6 +33,13 @@ test-cpp:
 test-python:
 	@cd tests/python && ../../$(PY) -m pytest -q -p no:cacheprovider .
 
+# The user manual as HTML in site/. Strict: a broken link, a missing heading or a page outside the navigation
+# fails the build; so does an operator catalog that no longer matches the registry.
+docs: build
+	@$(PY) -m pypto.tools.op_catalog --check
+	@$(PY) -m mkdocs build --strict --site-dir site
+	@echo "docs: the manual is in site/index.html"
+
 # Benchmarks print measurements (ratios against a reference in the same run); they assert nothing.
 bench: build
 	@build/bin/bench_jit_compile
@@ -43,4 +50,4 @@ bench: build
 	@$(PY) bench/allreduce_bench.py
 
 clean:
-	rm -rf build
+	rm -rf build site

@@ -19,6 +19,9 @@ Hidden setup code, run before the page's first block, sits in a comment:
     import torch
     -->
 
+Commands quoted in the prose (`pypto passes -v`, `make docs`, `python -m pypto.tools.memory_map`) must name a
+real command, option, target, module or file.
+
 ```python before|after and ```text error blocks are pass cases, checked by
 tests/python/test_pass_docs.py.
 """
@@ -305,3 +308,49 @@ def link_problems(page: str) -> list[str]:
             if anchor not in anchors(str(resolved.relative_to(DOCS))):
                 problems.append(f"docs/{page}: the link {target} names #{anchor}, which is no heading there")
     return problems
+
+
+INLINE_COMMAND = re.compile(r"`(?:\.venv/bin/)?(?P<tool>pypto|make|python)[ ](?P<rest>[^`]+)`")
+
+
+def inline_command_problems(page: str) -> list[str]:
+    """Commands quoted in the prose (`pypto passes -v`, `make docs`, `python -m pypto.tools.x`) that do not exist."""
+    problems = []
+    prose = re.sub(r"^([ \t]*)(`{3,}).*?^\1?[ \t]*\2[ \t]*$", "", (DOCS / page).read_text(), flags=re.M | re.S)
+    for command in INLINE_COMMAND.finditer(prose):
+        words = command["rest"].split()
+        check = {"pypto": _pypto_problem, "make": _make_problem, "python": _python_problem}[command["tool"]]
+        problem = check(words)
+        if problem:
+            problems.append(f"docs/{page}: `{command[0].strip('`')}`: {problem}")
+    return problems
+
+
+def _pypto_problem(words: list[str]) -> str | None:
+    from pypto.cli import build_parser
+
+    subparsers = next(a for a in build_parser()._actions if a.__class__.__name__ == "_SubParsersAction")
+    command = subparsers.choices.get(words[0])
+    if command is None:
+        return f"pypto has no command '{words[0]}' (it has {sorted(subparsers.choices)})"
+    options = {s for action in command._actions for s in action.option_strings}
+    unknown = [w for w in words[1:] if re.fullmatch(r"--?[a-z][\w-]*", w) and w not in options]
+    return f"'pypto {words[0]}' has no option {unknown}" if unknown else None
+
+
+def _make_problem(words: list[str]) -> str | None:
+    targets = set(re.findall(r"^([\w-]+):", (REPO / "Makefile").read_text(), flags=re.M))
+    goals = [w for w in words if "=" not in w]
+    missing = [g for g in goals if g not in targets]
+    return f"the Makefile has no target {missing}" if missing else None
+
+
+def _python_problem(words: list[str]) -> str | None:
+    import importlib.util
+
+    if words[0] == "-m":
+        return None if importlib.util.find_spec(words[1]) else f"there is no module {words[1]}"
+    script = words[0]
+    if "/" not in script or script.startswith("<") or not script.endswith(".py"):
+        return None  # the reader's own file, or a placeholder
+    return None if (REPO / script).is_file() else f"{script} is not a file of the clone"

@@ -2,7 +2,8 @@
 block prints is what it prints, and its links lead somewhere. How pages mark blocks: tests/python/docs_manual.py."""
 
 import pytest
-from docs_manual import blocks, has_runnable_code, link_problems, marker_problems, output_mismatches, pages, run_page
+from docs_manual import (blocks, has_runnable_code, inline_command_problems, link_problems, marker_problems,
+                         output_mismatches, pages, run_page)
 
 RUNNABLE = [page for page in pages() if has_runnable_code(page)]
 
@@ -21,6 +22,11 @@ def test_markers_are_well_formed(page):
 @pytest.mark.parametrize("page", pages())
 def test_links_resolve(page):
     assert not link_problems(page), "\n".join(link_problems(page))
+
+
+@pytest.mark.parametrize("page", pages())
+def test_commands_quoted_in_the_prose_exist(page):
+    assert not inline_command_problems(page), "\n".join(inline_command_problems(page))
 
 
 def test_python_blocks_with_words_are_pass_cases_on_pass_pages():

@@ -174,6 +174,7 @@ std::string KernelPath(ir::FunctionType core, const std::string& function) {
 std::string OrchestrationPath(const std::string& function) { return "orchestration/" + function + ".ll"; }
 std::string ReportPath(const std::string& file_name) { return "report/" + file_name; }
 std::string DebugPath(const std::string& file_name) { return "debug/" + file_name; }
+std::string SyncStartBlocksSymbol(const std::string& function) { return "pypto_sync_start_blocks_" + function; }
 
 Error MakeCodegenError(const std::string& backend, const std::string& function, const std::string& op,
                        const std::string& message, const Span& span) {

@@ -45,7 +45,7 @@ jit::CxxCompiler& CompilerFor(const BuildOptions& options) {
 // a time).
 struct SimulatedChip {
   SimulatedChip(const Platform& platform, int clusters)
-      : clusters(clusters > 0 ? clusters : std::max(1, static_cast<int>(std::thread::hardware_concurrency()))),
+      : clusters(clusters),
         cores(platform, this->clusters),
         runtime(cores.Options()) {}
 
@@ -54,6 +54,14 @@ struct SimulatedChip {
   runtime::Runtime runtime;
   std::mutex run_mutex;
 };
+
+// The simulated clusters of a build: as asked (one per hardware thread by default), and at least a
+// sync_start grid's blocks, which must all run at once.
+int ClustersFor(const BuildOptions& options, int sync_start_blocks) {
+  const int asked = options.clusters > 0 ? options.clusters
+                                         : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  return std::max(asked, sync_start_blocks);
+}
 
 SimulatedChip& ChipFor(const std::string& platform, int clusters) {
   static std::mutex mutex;
@@ -208,12 +216,17 @@ class SimulatorToolchain : public Toolchain {
     // Looking the entries up links everything now, so that an unresolved
     // kernel symbol is a build error rather than a failure of the first run.
     std::map<std::string, OrchestrationFn*> entries;
+    int sync_start_blocks = 0;
     for (const auto& function : orchestrations) {
       entries[function] = session->LookupFunction<OrchestrationFn>(OrchestrationSymbol(function));
+      // Absent from launcher modules and from outputs written before the symbol existed.
+      if (const auto* blocks = static_cast<const int32_t*>(session->Find(SyncStartBlocksSymbol(function)))) {
+        sync_start_blocks = std::max(sync_start_blocks, *blocks);
+      }
     }
     stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return std::make_unique<SimulatedExecutable>(ChipFor(options.platform, options.clusters), std::move(session),
-                                                 std::move(entries), stats);
+    return std::make_unique<SimulatedExecutable>(ChipFor(options.platform, ClustersFor(options, sync_start_blocks)),
+                                                 std::move(session), std::move(entries), stats);
   }
 
  private:

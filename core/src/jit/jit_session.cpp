@@ -154,4 +154,13 @@ void* JitSession::Lookup(const std::string& name) {
   return address->toPtr<void*>();
 }
 
+void* JitSession::Find(const std::string& name) {
+  impl_->TakeReported();
+  auto address = impl_->jit->lookup(name);
+  if (address) return address->toPtr<void*>();
+  llvm::consumeError(address.takeError());
+  impl_->TakeReported();
+  return nullptr;
+}
+
 }  // namespace pypto::jit

@@ -31,6 +31,7 @@ struct PyptoRtArgs {
   PyptoRtContext* ctx;
   TaskArgs args;
   std::vector<TaskId> deps;
+  bool sync_start = false;
 };
 
 struct PyptoRtContext {
@@ -108,7 +109,7 @@ int64_t SubmitSet(PyptoRtContext* ctx, const KernelSet& set, const PyptoRtArgs* 
   TaskId id = -1;
   Guard(ctx, [&] {
     if (args == nullptr) pypto::ThrowValueError("pypto_rt_submit: the args handle is NULL");
-    id = ctx->runtime->Submit(set, args->args, core_num, args->deps);
+    id = ctx->runtime->Submit(set, args->args, core_num, args->deps, args->sync_start);
   });
   return id;
 }
@@ -274,6 +275,12 @@ int32_t pypto_rt_args_set_deps(PyptoRtArgs* args, const int64_t* task_ids, int32
     }
     args->deps.assign(task_ids, task_ids + count);
   });
+}
+
+int32_t pypto_rt_args_set_sync_start(PyptoRtArgs* args, int32_t sync_start) {
+  if (args == nullptr) return kFailed;
+  args->sync_start = sync_start != 0;
+  return 0;
 }
 
 int64_t pypto_rt_submit(PyptoRtContext* ctx, int32_t func_id, const PyptoRtArgs* args, int32_t core_num) {

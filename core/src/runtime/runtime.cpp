@@ -78,6 +78,8 @@ struct Runtime::Task {
   TaskId id = 0;
   KernelSet kernels;
   int32_t core_num = 1;
+  // All blocks start together (pl.spmd(..., sync_start=True)): block 0 waits for a free cluster per block.
+  bool sync_start = false;
   std::vector<TaskArgs::Arg> args;  // holds the tensors' storage alive
   std::vector<PyptoRtTensorDesc> descs;
   std::vector<int64_t> slots;
@@ -360,18 +362,26 @@ void Runtime::Record(const TaskArgs& args, TaskId id, bool derived) {
   }
 }
 
-TaskId Runtime::Submit(const KernelSet& kernels, const TaskArgs& args, int core_num, const std::vector<TaskId>& deps) {
+TaskId Runtime::Submit(const KernelSet& kernels, const TaskArgs& args, int core_num, const std::vector<TaskId>& deps,
+                       bool sync_start) {
   if (kernels.members() == 0) ThrowValueError("Runtime.submit: the task has no kernel");
   if (core_num < 1) {
     ThrowValueError("Runtime.submit: task '" + kernels.name() + "' needs core_num >= 1, got " +
                     std::to_string(core_num));
   }
-  return Enqueue(kernels, args, core_num, deps);
+  if (sync_start && core_num > num_clusters()) {
+    ThrowValueError("Runtime.submit: task '" + kernels.name() + "' asks for its " + std::to_string(core_num) +
+                    " blocks to start at once (sync_start=True), but the runtime has " +
+                    std::to_string(num_clusters()) + " clusters; use core_num <= " + std::to_string(num_clusters()) +
+                    " or drop sync_start");
+  }
+  return Enqueue(kernels, args, core_num, deps, sync_start);
 }
 
 TaskId Runtime::SubmitJoin(const std::vector<TaskId>& deps) { return Enqueue(KernelSet(), TaskArgs(), 0, deps); }
 
-TaskId Runtime::Enqueue(const KernelSet& kernels, const TaskArgs& args, int core_num, const std::vector<TaskId>& deps) {
+TaskId Runtime::Enqueue(const KernelSet& kernels, const TaskArgs& args, int core_num, const std::vector<TaskId>& deps,
+                        bool sync_start) {
   const bool traced = tracing_.load(std::memory_order_relaxed);
   const int64_t submit_begin_ns = traced ? NowNs() : 0;
   // Built before the lock is taken: workers wait on it between blocks.
@@ -383,6 +393,7 @@ TaskId Runtime::Enqueue(const KernelSet& kernels, const TaskArgs& args, int core
   }
   t->kernels = kernels;
   t->core_num = core_num;
+  t->sync_start = sync_start && core_num > 1;
   t->args = args.args();
   t->descs.reserve(t->args.size());
   t->slots.reserve(t->args.size());
@@ -721,7 +732,13 @@ int Runtime::FreeClusters() const {
   return static_cast<int>(std::count(cluster_busy_.begin(), cluster_busy_.end(), false));
 }
 
-bool Runtime::CanStartBlock() const { return !ready_.empty() && FreeCluster() >= 0; }
+bool Runtime::CanStartBlock() const {
+  if (ready_.empty() || FreeCluster() < 0) return false;
+  // A sync_start task's first block takes the clusters of all its blocks: they lead the FIFO queue, so no
+  // other block can take one of those clusters before they start.
+  const Block& next = ready_.front();
+  return !next.task->sync_start || next.block_idx != 0 || FreeClusters() >= next.task->core_num;
+}
 
 bool Runtime::WorkerCanStartBlock() const { return !wake_deferred_ && CanStartBlock(); }
 
@@ -736,6 +753,8 @@ void Runtime::RunNextBlock(std::unique_lock<std::mutex>& lock) {
   ready_.pop_front();
   if (ready_.empty()) wake_deferred_ = false;
   PublishReady();
+  // The other blocks of a sync_start task start now, each on a worker of its own.
+  if (block.task->sync_start && block.block_idx == 0) WakeWorkers(block.task->core_num - 1);
   lock.unlock();
   RunBlock(block, cluster);
   lock.lock();

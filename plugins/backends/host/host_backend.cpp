@@ -14,14 +14,14 @@ std::string HostBackend::description() const {
 
 std::vector<ir::FunctionType> HostBackend::function_types() const { return {ir::FunctionType::Orchestration}; }
 
-std::vector<backend::Artifact> HostBackend::Generate(const ir::ProgramPtr& program, backend::BackendContext&) {
+std::vector<backend::Artifact> HostBackend::Generate(const ir::ProgramPtr& program, backend::BackendContext& context) {
   // One numbering for the whole program: every module submits a kernel by the same id.
   std::map<std::string, int> kernel_ids = NumberKernels(*program);
   std::vector<backend::Artifact> artifacts;
   for (const auto& function : program->functions) {
     if (function->func_type != ir::FunctionType::Orchestration) continue;
     artifacts.push_back({backend::OrchestrationPath(function->name), backend::ArtifactKind::kOrchestrationIR,
-                         std::nullopt, function->name, GenerateOrchestrationModule(*program, *function, kernel_ids)});
+                         std::nullopt, function->name, GenerateOrchestrationModule(*program, *function, kernel_ids, context.platform())});
   }
   if (!artifacts.empty()) return artifacts;
   // No orchestration: the program's entry is a kernel, run through a launcher.

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 
 #include "dispatch.h"
@@ -43,10 +44,12 @@ constexpr int kNoTaskByte = 0xFF;
 class OrchestrationCodegen {
  public:
   OrchestrationCodegen(const ir::Program& program, const ir::Function& function,
-                       const std::map<std::string, int>& kernel_ids, llvm::LLVMContext& context)
+                       const std::map<std::string, int>& kernel_ids, const backend::Platform& platform,
+                       llvm::LLVMContext& context)
       : program_(program),
         function_(function),
         kernel_ids_(kernel_ids),
+        platform_(platform),
         context_(context),
         module_(std::make_unique<llvm::Module>("orchestration_" + function.name, context)),
         api_(*module_),
@@ -66,6 +69,7 @@ class OrchestrationCodegen {
       }
     }
     EmitStatusReturn();
+    EmitSyncStartBlocks();
     RegisterKernels();
     DropUnusedDeclarations();
     dib_.finalize();
@@ -509,11 +513,6 @@ class OrchestrationCodegen {
     if (submit_attrs && submit_attrs->Has("predicate")) {
       Fail(callee, "predicate= is not supported by the runtime C API; test the condition in an if", call.span);
     }
-    if (call.attrs.Get<bool>("sync_start").value_or(false)) {
-      Fail(callee, "sync_start=True needs an atomic launch of all blocks, which the runtime C API does not offer "
-                   "yet; drop sync_start or make the blocks independent",
-           call.span);
-    }
     std::vector<HostValue> args;
     for (const auto& arg : call.args) args.push_back(Eval(arg));
     llvm::Value* task_args = b_.CreateCall(api_.args_create, {ctx_}, callee + ".args");
@@ -523,6 +522,10 @@ class OrchestrationCodegen {
       all_deps.insert(all_deps.end(), compiler_deps->begin(), compiler_deps->end());
     }
     if (!all_deps.empty()) SetDeps(task_args, all_deps, callee);
+    if (call.attrs.Get<bool>("sync_start").value_or(false)) {
+      RequireSyncStartFits(call);
+      b_.CreateCall(api_.set_sync_start, {task_args, b_.getInt32(1)});
+    }
     llvm::Value* task_id = Submit(call, dispatch, task_args);
     std::vector<HostValue> results = TaskResults(call, dispatch, args);
     if (submit_attrs) {
@@ -588,6 +591,36 @@ class OrchestrationCodegen {
     llvm::Value* aiv0 = dispatch.aiv.size() > 0 ? KernelId(*dispatch.aiv[0]) : none;
     llvm::Value* aiv1 = dispatch.aiv.size() > 1 ? KernelId(*dispatch.aiv[1]) : none;
     return b_.CreateCall(api_.submit_mixed, {ctx_, aic, aiv0, aiv1, task_args, core_num}, name);
+  }
+
+  // All blocks of a sync_start launch run at once, one cluster each: a grid of known size must fit the chip.
+  void RequireSyncStartFits(const ir::Call& call) {
+    std::optional<int64_t> blocks = ConstantCoreNum(call);
+    if (!blocks) return;  // a run-time size is checked when the task is submitted
+    if (*blocks > platform_.clusters) {
+      Fail(call.callee_name(), "sync_start=True starts all " + std::to_string(*blocks) + " blocks at once, one "
+                               "cluster each, but platform '" + platform_.name + "' has " +
+                               std::to_string(platform_.clusters) + " clusters; use at most " +
+                               std::to_string(platform_.clusters) + " blocks or drop sync_start",
+           call.span);
+    }
+    sync_start_blocks_ = std::max(sync_start_blocks_, *blocks);
+  }
+
+  static std::optional<int64_t> ConstantCoreNum(const ir::Call& call) {
+    const ir::AttrValue* attr = call.attrs.Find("core_num");
+    if (!attr) return 1;
+    if (const auto* n = std::get_if<int64_t>(attr)) return *n;
+    const auto* e = std::get_if<ir::ExprPtr>(attr);
+    auto constant = e ? As<ir::ConstInt>(*e) : nullptr;
+    return constant ? std::optional<int64_t>(constant->value) : std::nullopt;
+  }
+
+  // The largest sync_start grid, for the simulator: it runs this program on at least that many clusters.
+  void EmitSyncStartBlocks() {
+    new llvm::GlobalVariable(*module_, b_.getInt32Ty(), /*isConstant=*/true, llvm::GlobalValue::ExternalLinkage,
+                             b_.getInt32(static_cast<int32_t>(sync_start_blocks_)),
+                             backend::SyncStartBlocksSymbol(function_.name));
   }
 
   llvm::Value* CoreNum(const ir::Call& call) {
@@ -839,6 +872,8 @@ class OrchestrationCodegen {
   const ir::Program& program_;
   const ir::Function& function_;
   const std::map<std::string, int>& kernel_ids_;
+  const backend::Platform& platform_;
+  int64_t sync_start_blocks_ = 0;
   llvm::LLVMContext& context_;
   std::unique_ptr<llvm::Module> module_;
   RuntimeApi api_;
@@ -876,9 +911,10 @@ std::string VerifiedModuleText(const llvm::Module& module, const ir::Function& f
 }
 
 std::string GenerateOrchestrationModule(const ir::Program& program, const ir::Function& function,
-                                        const std::map<std::string, int>& kernel_ids) {
+                                        const std::map<std::string, int>& kernel_ids,
+                                        const backend::Platform& platform) {
   llvm::LLVMContext context;
-  std::unique_ptr<llvm::Module> module = OrchestrationCodegen(program, function, kernel_ids, context).Build();
+  std::unique_ptr<llvm::Module> module = OrchestrationCodegen(program, function, kernel_ids, platform, context).Build();
   return VerifiedModuleText(*module, function);
 }
 

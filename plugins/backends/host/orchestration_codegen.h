@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 
+#include "pypto/backend/platform.h"
 #include "pypto/ir/ir.h"
 
 namespace llvm {
@@ -17,11 +18,12 @@ namespace pypto::host {
 inline constexpr const char* kBackendName = "host";
 
 // The module's text as LLVM prints it, after llvm::verifyModule accepted it.
-// `kernel_ids` numbers the program's kernels (NumberKernels). Something the
-// backend cannot lower is a CodegenError naming the function, the op and the
-// source line.
+// `kernel_ids` numbers the program's kernels (NumberKernels); `platform` bounds
+// sync_start grids. Something the backend cannot lower is a CodegenError naming
+// the function, the op and the source line.
 std::string GenerateOrchestrationModule(const ir::Program& program, const ir::Function& function,
-                                        const std::map<std::string, int>& kernel_ids);
+                                        const std::map<std::string, int>& kernel_ids,
+                                        const backend::Platform& platform);
 
 // The module's text after llvm::verifyModule accepted it; a module that does
 // not verify is an InternalError naming `function` (a bug of this backend).

@@ -25,6 +25,7 @@ RuntimeApi::RuntimeApi(llvm::Module& module) {
   add_no_dep = declare("pypto_rt_args_add_no_dep", i32, {ptr, ptr});
   add_scalar = declare("pypto_rt_args_add_scalar", i32, {ptr, i64});
   set_deps = declare("pypto_rt_args_set_deps", i32, {ptr, ptr, i32});
+  set_sync_start = declare("pypto_rt_args_set_sync_start", i32, {ptr, i32});
   submit = declare("pypto_rt_submit", i64, {ptr, i32, ptr, i32});
   submit_mixed = declare("pypto_rt_submit_mixed", i64, {ptr, i32, i32, i32, ptr, i32});
   submit_join = declare("pypto_rt_submit_join", i64, {ptr, ptr});

@@ -26,6 +26,7 @@ struct RuntimeApi {
   llvm::FunctionCallee add_no_dep;
   llvm::FunctionCallee add_scalar;
   llvm::FunctionCallee set_deps;
+  llvm::FunctionCallee set_sync_start;
   llvm::FunctionCallee submit;
   llvm::FunctionCallee submit_mixed;
   llvm::FunctionCallee submit_join;

@@ -73,6 +73,15 @@ TEST(JitSession, MissingSymbolIsAnErrorNamingIt) {
   }
 }
 
+TEST(JitSession, FindGivesADefinedGlobalAndNullForAMissingOne) {
+  JitSession session;
+  session.AddModuleText("blocks", "@pypto_sync_start_blocks_main = constant i32 6\n");
+  const auto* blocks = static_cast<const int32_t*>(session.Find("pypto_sync_start_blocks_main"));
+  ASSERT_NE(blocks, nullptr);
+  EXPECT_EQ(*blocks, 6);
+  EXPECT_EQ(session.Find("pypto_sync_start_blocks_other"), nullptr);
+}
+
 TEST(JitSession, UnresolvedReferenceInsideAModuleIsAnError) {
   JitSession session;
   auto [context, module] = CallerModule("entry", "pypto_symbol_nobody_defines");

@@ -86,6 +86,21 @@ TEST_F(RuntimeCApi, TheFirstErrorIsKeptAndLaterCallsDoNothing) {
   EXPECT_NE(pypto_rt_wait(ctx), 0);
 }
 
+TEST_F(RuntimeCApi, ASyncStartSubmitNeedsAClusterPerBlock) {
+  pypto_rt_set_kernel(ctx, 0, "grid", PYPTO_RT_AIV, [](const int64_t*, PyptoRtCoreContext*) {});
+  PyptoRtArgs* fits = pypto_rt_args_create(ctx);
+  ASSERT_EQ(pypto_rt_args_set_sync_start(fits, 1), 0);
+  EXPECT_GE(pypto_rt_submit(ctx, 0, fits, 2), 0);
+  ASSERT_EQ(pypto_rt_wait(ctx), 0) << pypto_rt_error(ctx);
+  PyptoRtArgs* too_many = pypto_rt_args_create(ctx);
+  pypto_rt_args_set_sync_start(too_many, 1);
+  EXPECT_EQ(pypto_rt_submit(ctx, 0, too_many, 3), -1);
+  std::string error = pypto_rt_error(ctx);
+  EXPECT_NE(error.find("the runtime has 2 clusters; use core_num <= 2 or drop sync_start"), std::string::npos)
+      << error;
+  EXPECT_EQ(pypto_rt_args_set_sync_start(nullptr, 1), 1);
+}
+
 TEST_F(RuntimeCApi, AKernelFaultIsReportedByWait) {
   auto fail = [](const int64_t*, PyptoRtCoreContext* c) { pypto_rt_kernel_fail(c, "TADD", "add.py", 7, "NaN found"); };
   pypto_rt_set_kernel(ctx, 1, "add_kernel", PYPTO_RT_AIV, fail);

@@ -157,6 +157,71 @@ TEST(RuntimeScheduler, MoreBlocksThanClustersAllRun) {
   for (int b = 0; b < 10; ++b) EXPECT_EQ(At(out, b, 0), 1000 + b);
 }
 
+std::atomic<int> g_sync_started{0};
+std::atomic<bool> g_blocker_released{false};
+
+// Holds its cluster until the test lets it go.
+void Blocker(const int64_t*, PyptoRtCoreContext*) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (!g_blocker_released.load() && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+}
+
+// Each block waits for every block of its grid to run, as blocks that synchronize with each other do: it
+// writes 1 only if they all ran at the same time.
+void WaitForTheWholeGrid(const int64_t* args, PyptoRtCoreContext* ctx) {
+  ++g_sync_started;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (g_sync_started.load() < ctx->block_num && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::yield();
+  }
+  At(TensorArg(args, 0), ctx->block_idx, 0) = g_sync_started.load() >= ctx->block_num ? 1 : -1;
+}
+
+TEST(RuntimeScheduler, SyncStartBlocksStartOnlyWhenEveryBlockHasACluster) {
+  Runtime rt(RuntimeOptions{4});
+  Tensor out = Tensor::Allocate(ir::DataType::INT64, {4, 1});
+  Tensor busy = Tensor::Allocate(ir::DataType::INT64, {1, 1});
+  g_sync_started = 0;
+  g_blocker_released = false;
+  rt.Submit(KernelSet::Aiv({"blocker", Blocker}), TaskArgs().AddInOut(busy));
+  rt.Submit(KernelSet::Aiv({"grid", WaitForTheWholeGrid}), TaskArgs().AddOutputExisting(out), 4, {},
+            /*sync_start=*/true);
+  // Three clusters are free, but the grid needs four at once.
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_EQ(g_sync_started.load(), 0);
+  g_blocker_released = true;
+  rt.WaitAll();
+  for (int b = 0; b < 4; ++b) EXPECT_EQ(At(out, b, 0), 1) << "block " << b;
+}
+
+TEST(RuntimeScheduler, WithoutSyncStartBlocksStartOnTheClustersThatAreFree) {
+  Runtime rt(RuntimeOptions{4});
+  Tensor out = Tensor::Allocate(ir::DataType::INT64, {3, 1});
+  Tensor busy = Tensor::Allocate(ir::DataType::INT64, {1, 1});
+  g_sync_started = 0;
+  g_blocker_released = false;
+  rt.Submit(KernelSet::Aiv({"blocker", Blocker}), TaskArgs().AddInOut(busy));
+  rt.Submit(KernelSet::Aiv({"grid", WaitForTheWholeGrid}), TaskArgs().AddOutputExisting(out), 3);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (g_sync_started.load() < 3 && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+  EXPECT_EQ(g_sync_started.load(), 3);
+  g_blocker_released = true;
+  rt.WaitAll();
+}
+
+TEST(RuntimeScheduler, ASyncStartGridLargerThanTheClustersIsAValueError) {
+  Runtime rt(RuntimeOptions{2});
+  Tensor out = Tensor::Allocate(ir::DataType::INT64, {3, 1});
+  std::string message = ErrorOf([&] {
+    rt.Submit(KernelSet::Aiv({"grid", WaitForTheWholeGrid}), TaskArgs().AddOutputExisting(out), 3, {},
+              /*sync_start=*/true);
+  });
+  EXPECT_NE(message.find("'grid' asks for its 3 blocks to start at once"), std::string::npos) << message;
+  EXPECT_NE(message.find("the runtime has 2 clusters; use core_num <= 2 or drop sync_start"), std::string::npos)
+      << message;
+  rt.WaitAll();
+}
+
 std::atomic<int> g_cluster_cores{0};
 
 // A cluster task's three cores run at the same time on one cluster; each

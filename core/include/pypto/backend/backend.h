@@ -49,6 +49,10 @@ std::string OrchestrationPath(const std::string& function);                    /
 std::string ReportPath(const std::string& file_name);                          // report/<file_name>
 std::string DebugPath(const std::string& file_name);                           // debug/<file_name>
 
+// The i32 an orchestration module may define: its largest sync_start grid. A simulator runs the program on at
+// least that many clusters, so that all of a grid's blocks can run at once.
+std::string SyncStartBlocksSymbol(const std::string& function);                // pypto_sync_start_blocks_<f>
+
 // The state one code generation shares with its backend: the target platform,
 // where the output goes (if anywhere), and the warnings the backend reports.
 class BackendContext {

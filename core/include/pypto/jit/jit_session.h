@@ -50,6 +50,8 @@ class JitSession {
   // neither the session nor the process defines it, or when linking the code
   // that should define it fails (e.g. an unresolved reference inside it).
   void* Lookup(const std::string& name);
+  // The symbol's address, or null when no module defines it (an optional symbol).
+  void* Find(const std::string& name);
   template <typename Fn>
   Fn* LookupFunction(const std::string& name) {
     return reinterpret_cast<Fn*>(Lookup(name));

@@ -121,6 +121,9 @@ PYPTO_RT_API int32_t pypto_rt_args_add_no_dep(PyptoRtArgs* args, const PyptoRtTe
 PYPTO_RT_API int32_t pypto_rt_args_add_scalar(PyptoRtArgs* args, int64_t value);
 /* Explicit dependencies of the next submit with these args. */
 PYPTO_RT_API int32_t pypto_rt_args_set_deps(PyptoRtArgs* args, const int64_t* task_ids, int32_t count);
+/* Non-zero: the next submit with these args starts all its blocks at once
+ * (pl.spmd(..., sync_start=True)); it fails when there are more blocks than clusters. */
+PYPTO_RT_API int32_t pypto_rt_args_set_sync_start(PyptoRtArgs* args, int32_t sync_start);
 
 /* Submits one task of `core_num` blocks running kernel `func_id` (AIC or AIV
  * by the kernel's core type). Returns the task id, or -1 on failure. */

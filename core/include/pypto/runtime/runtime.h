@@ -150,8 +150,11 @@ class Runtime {
 
   // Queues a task of `core_num` blocks. Returns its id (ids grow across runs
   // and are never reused). Deps naming finished tasks are already satisfied;
-  // an id never submitted is a ValueError.
-  TaskId Submit(const KernelSet& kernels, const TaskArgs& args, int core_num = 1, const std::vector<TaskId>& deps = {});
+  // an id never submitted is a ValueError. With `sync_start`, no block starts
+  // until every block can start at once (a cluster free for each), so blocks
+  // may wait for each other; more blocks than clusters is a ValueError.
+  TaskId Submit(const KernelSet& kernels, const TaskArgs& args, int core_num = 1, const std::vector<TaskId>& deps = {},
+                bool sync_start = false);
   // A join (pl.system.task_dummy): a task without a kernel that finishes as
   // soon as `deps` have, so one id can stand for many.
   TaskId SubmitJoin(const std::vector<TaskId>& deps);
@@ -231,7 +234,8 @@ class Runtime {
   void DumpArgs(Task& task, bool after);
   void CloseScopeTrace();
   void CountTaskInScopes(const Task& task);
-  TaskId Enqueue(const KernelSet& kernels, const TaskArgs& args, int core_num, const std::vector<TaskId>& deps);
+  TaskId Enqueue(const KernelSet& kernels, const TaskArgs& args, int core_num, const std::vector<TaskId>& deps,
+                 bool sync_start = false);
   // The tasks whose recorded accesses conflict with `args`; with `causes`,
   // also which argument pairs conflict (traced tasks).
   std::vector<TaskId> DerivedDeps(const TaskArgs& args, std::vector<OverlapCause>* causes) const;

@@ -177,13 +177,21 @@ void WaitForTheWholeGrid(const int64_t* args, PyptoRtCoreContext* ctx) {
   At(TensorArg(args, 0), ctx->block_idx, 0) = g_sync_started.load() >= ctx->block_num ? 1 : -1;
 }
 
-TEST(RuntimeScheduler, SyncStartBlocksStartOnlyWhenEveryBlockHasACluster) {
-  Runtime rt(RuntimeOptions{4});
-  Tensor out = Tensor::Allocate(ir::DataType::INT64, {4, 1});
+// A runtime of four clusters, one of them held by a blocker until the test releases it.
+struct OneClusterHeld {
+  OneClusterHeld() {
+    g_sync_started = 0;
+    g_blocker_released = false;
+    rt.Submit(KernelSet::Aiv({"blocker", Blocker}), TaskArgs().AddInOut(busy));
+  }
+  Runtime rt{RuntimeOptions{4}};
   Tensor busy = Tensor::Allocate(ir::DataType::INT64, {1, 1});
-  g_sync_started = 0;
-  g_blocker_released = false;
-  rt.Submit(KernelSet::Aiv({"blocker", Blocker}), TaskArgs().AddInOut(busy));
+};
+
+TEST(RuntimeScheduler, SyncStartBlocksStartOnlyWhenEveryBlockHasACluster) {
+  OneClusterHeld held;
+  Runtime& rt = held.rt;
+  Tensor out = Tensor::Allocate(ir::DataType::INT64, {4, 1});
   rt.Submit(KernelSet::Aiv({"grid", WaitForTheWholeGrid}), TaskArgs().AddOutputExisting(out), 4, {},
             /*sync_start=*/true);
   // Three clusters are free, but the grid needs four at once.
@@ -195,12 +203,9 @@ TEST(RuntimeScheduler, SyncStartBlocksStartOnlyWhenEveryBlockHasACluster) {
 }
 
 TEST(RuntimeScheduler, WithoutSyncStartBlocksStartOnTheClustersThatAreFree) {
-  Runtime rt(RuntimeOptions{4});
+  OneClusterHeld held;
+  Runtime& rt = held.rt;
   Tensor out = Tensor::Allocate(ir::DataType::INT64, {3, 1});
-  Tensor busy = Tensor::Allocate(ir::DataType::INT64, {1, 1});
-  g_sync_started = 0;
-  g_blocker_released = false;
-  rt.Submit(KernelSet::Aiv({"blocker", Blocker}), TaskArgs().AddInOut(busy));
   rt.Submit(KernelSet::Aiv({"grid", WaitForTheWholeGrid}), TaskArgs().AddOutputExisting(out), 3);
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
   while (g_sync_started.load() < 3 && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();

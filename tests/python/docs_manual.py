@@ -270,10 +270,13 @@ LINK = re.compile(r"!?\[[^\]]*\]\((?P<target>[^)\s]+)\)")
 HEADING = re.compile(r"^#{1,6}[ \t]+(?P<title>.+?)[ \t]*#*[ \t]*$", re.M)
 
 
+def _without_fenced_code(text: str) -> str:
+    return re.sub(r"^([ \t]*)(`{3,}).*?^\1?[ \t]*\2[ \t]*$", "", text, flags=re.M | re.S)
+
+
 def _prose(text: str) -> str:
     """The page without fenced code and inline code, where links and headings are not what they seem."""
-    text = re.sub(r"^([ \t]*)(`{3,}).*?^\1?[ \t]*\2[ \t]*$", "", text, flags=re.M | re.S)
-    text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
+    text = re.sub(r"<!--.*?-->", "", _without_fenced_code(text), flags=re.S)
     return re.sub(r"`[^`\n]+`", "code", text)
 
 
@@ -316,8 +319,7 @@ INLINE_COMMAND = re.compile(r"`(?:\.venv/bin/)?(?P<tool>pypto|make|python)[ ](?P
 def inline_command_problems(page: str) -> list[str]:
     """Commands quoted in the prose (`pypto passes -v`, `make docs`, `python -m pypto.tools.x`) that do not exist."""
     problems = []
-    prose = re.sub(r"^([ \t]*)(`{3,}).*?^\1?[ \t]*\2[ \t]*$", "", (DOCS / page).read_text(), flags=re.M | re.S)
-    for command in INLINE_COMMAND.finditer(prose):
+    for command in INLINE_COMMAND.finditer(_without_fenced_code((DOCS / page).read_text())):
         words = command["rest"].split()
         check = {"pypto": _pypto_problem, "make": _make_problem, "python": _python_problem}[command["tool"]]
         problem = check(words)

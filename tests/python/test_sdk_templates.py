@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 import torch
 import yaml
+from docs_manual import blocks
 
 import pypto.language as pl
 from pypto import ir, plugins
@@ -266,7 +267,7 @@ PAGE = REPO / "docs" / "writing-a-plugin.md"
 
 
 def _page_blocks(language: str) -> list[str]:
-    return re.findall(rf"^```{language}\n(.*?)^```", PAGE.read_text(), flags=re.S | re.M)
+    return [block.code for block in blocks(PAGE.name) if block.lang == language]
 
 
 def test_writing_a_plugin_md_pass_walkthrough_runs_and_prints_what_the_page_shows(tmp_path):

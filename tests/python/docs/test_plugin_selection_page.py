@@ -8,21 +8,18 @@ import subprocess
 import sys
 from pathlib import Path
 
+from docs_manual import REPO, blocks
 from plugin_builder import build_plugin
 from pypto import passes
 
-REPO = Path(__file__).resolve().parents[3]
-PAGE = REPO / "docs" / "plugin-selection.md"
 
-
-def _blocks(language: str) -> list[str]:
-    return re.findall(rf"```{language}\n(.*?)```", PAGE.read_text(), flags=re.S)
+def _blocks(language: str, page: str = "plugin-selection.md") -> list[str]:
+    return [block.code for block in blocks(page) if block.lang == language]
 
 
 def _build_tag_program(folder: Path) -> None:
     """The TagProgram pass exactly as docs/plugins.md writes it."""
-    source = next(b for b in re.findall(r"```cpp\n(.*?)```", (REPO / "docs" / "plugins.md").read_text(), flags=re.S)
-                  if 'PYPTO_PLUGIN("tag_program"' in b)
+    source = next(b for b in _blocks("cpp", "plugins.md") if 'PYPTO_PLUGIN("tag_program"' in b)
     build_plugin(folder, "tag_program", source, kind="pass", provides=["TagProgram"])
 
 

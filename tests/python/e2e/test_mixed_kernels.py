@@ -5,7 +5,7 @@ import re
 
 import pytest
 import torch
-from mixed_programs import PushPop
+from mixed_programs import PushPop, gather_columns, shard_rows
 from pass_runner import run_one_pass
 
 import pypto
@@ -250,29 +250,6 @@ class Bad:
 
 
 # ---------------------------------------------------------------- kernels split by hand (pl.split_aiv)
-
-@pl.jit
-def shard_rows(x: pl.Tensor[[64, 128], pl.FP16], w: pl.Tensor[[128, 64], pl.FP16], b: pl.Tensor[[1, 64], pl.FP32],
-               out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
-    with pl.at(level=pl.Level.CORE_GROUP):
-        acc = pl.matmul(pl.load(x, [0, 0], [64, 128], target_memory=pl.Mem.Mat),
-                        pl.load(w, [0, 0], [128, 64], target_memory=pl.Mem.Mat))
-        for lane in pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN):
-            rows = pl.aiv_shard(acc)
-            out = pl.store(pl.relu(pl.col_expand_add(rows, pl.load(b, [0, 0], [1, 64]))), [lane * 32, 0], out)
-    return out
-
-
-@pl.jit
-def gather_columns(x: pl.Tensor[[64, 64], pl.FP32], w: pl.Tensor[[64, 64], pl.FP32],
-                   out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
-    with pl.at(level=pl.Level.CORE_GROUP):
-        for lane in pl.split_aiv(2, mode=pl.SplitMode.LEFT_RIGHT):
-            scaled = pl.mul(pl.load(x, [0, lane * 32], [64, 32]), 2.0)
-        whole = pl.aic_gather(scaled)
-        out = pl.store(pl.matmul(whole, pl.load(w, [0, 0], [64, 64], target_memory=pl.Mem.Mat)), [0, 0], out)
-    return out
-
 
 def test_a_split_aiv_region_reads_its_lanes_half_of_a_cube_tile_with_aiv_shard():
     torch.manual_seed(4)

@@ -1,4 +1,4 @@
-# pypto_add_plugin(<name> KIND pass|backend|kernel|comm SOURCES ...
+# pypto_add_plugin(<name> KIND pass|backend|kernel|comm SOURCES ... [ENTRY file]
 #                  [MANIFEST file | PROVIDES names... [VERSION v] [REQUIRES names...]
 #                                   [DESCRIPTION text] [EXTRA_FIELDS "key: value"...]]
 #                  [LINK ...] [OUTPUT_DIR dir] [INSTALL_DIR dir])
@@ -8,6 +8,13 @@
 # the plugin host discovers it. Used in this tree and, through the SDK's
 # CMake package, by out-of-tree plugins (where the per-kind wrappers
 # pypto_add_pass_plugin / pypto_add_backend_plugin call it).
+#
+# ENTRY names the one source file that registers the plugin (PYPTO_PLUGIN(...)).
+# With it, the other SOURCES are compiled once into the object library
+# <name>_objects, which the plugin links, and which a test binary links too to
+# call the plugin's code directly (its include path is the calling folder):
+#   target_link_libraries(test_my_pass PRIVATE my_pass_objects)
+# so a unit-tested plugin is not compiled a second time for its tests.
 #
 # The manifest is either
 #   * written from the arguments, when PROVIDES is given: name, kind, version
@@ -27,7 +34,7 @@
 # CMakeLists.txt.
 # The keywords of pypto_add_plugin; per-kind wrappers that add keywords of their own
 # (TOOLCHAINS) use them to tell where the values of theirs end.
-set(PYPTO_PLUGIN_ONE_VALUE_KEYWORDS KIND MANIFEST OUTPUT_DIR INSTALL_DIR VERSION DESCRIPTION)
+set(PYPTO_PLUGIN_ONE_VALUE_KEYWORDS KIND ENTRY MANIFEST OUTPUT_DIR INSTALL_DIR VERSION DESCRIPTION)
 set(PYPTO_PLUGIN_MULTI_VALUE_KEYWORDS SOURCES LINK PROVIDES REQUIRES EXTRA_FIELDS)
 
 # Where plugin `name` is staged by default: PYPTO_PLUGIN_OUTPUT_DIR/<name>, or
@@ -45,8 +52,8 @@ function(pypto_add_plugin name)
   cmake_parse_arguments(ARG "" "${PYPTO_PLUGIN_ONE_VALUE_KEYWORDS}" "${PYPTO_PLUGIN_MULTI_VALUE_KEYWORDS}" ${ARGN})
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "pypto_add_plugin(${name}): unknown arguments '${ARG_UNPARSED_ARGUMENTS}'; the arguments "
-                        "are KIND, SOURCES, MANIFEST, PROVIDES, VERSION, REQUIRES, DESCRIPTION, EXTRA_FIELDS, LINK, "
-                        "OUTPUT_DIR, INSTALL_DIR")
+                        "are KIND, SOURCES, ENTRY, MANIFEST, PROVIDES, VERSION, REQUIRES, DESCRIPTION, EXTRA_FIELDS, "
+                        "LINK, OUTPUT_DIR, INSTALL_DIR")
   endif()
   if(NOT ARG_KIND MATCHES "^(pass|backend|kernel|comm)$")
     message(FATAL_ERROR "pypto_add_plugin(${name}): KIND must be pass, backend, kernel or comm, not '${ARG_KIND}'")
@@ -81,15 +88,14 @@ function(pypto_add_plugin name)
     configure_file(${ARG_MANIFEST} ${manifest_out} COPYONLY)
   endif()
 
-  add_library(${name} MODULE ${ARG_SOURCES})
-  if(TARGET pypto_core)
-    target_link_libraries(${name} PRIVATE pypto_core)
+  if(ARG_ENTRY)
+    _pypto_add_plugin_objects(${name} "${ARG_ENTRY}" "${ARG_SOURCES}" "${ARG_LINK}")
+    add_library(${name} MODULE ${ARG_ENTRY})
+    target_link_libraries(${name} PRIVATE ${name}_objects)
   else()
-    target_link_libraries(${name} PRIVATE PyPTO::pypto_core)
+    add_library(${name} MODULE ${ARG_SOURCES})
   endif()
-  if(TARGET pypto_warnings)
-    target_link_libraries(${name} PRIVATE pypto_warnings)
-  endif()
+  _pypto_link_core(${name} PRIVATE)
   target_link_libraries(${name} PRIVATE ${ARG_LINK})
   set_target_properties(${name} PROPERTIES
     PREFIX "lib"
@@ -101,6 +107,36 @@ function(pypto_add_plugin name)
     install(TARGETS ${name} LIBRARY DESTINATION ${ARG_INSTALL_DIR}/${name})
     install(FILES ${manifest_out} DESTINATION ${ARG_INSTALL_DIR}/${name})
   endif()
+endfunction()
+
+# Links `target` to the core (this tree's target, or the installed package's) and, in this tree, to the warning flags.
+function(_pypto_link_core target scope)
+  if(TARGET pypto_core)
+    target_link_libraries(${target} ${scope} pypto_core)
+  else()
+    target_link_libraries(${target} ${scope} PyPTO::pypto_core)
+  endif()
+  if(TARGET pypto_warnings)
+    target_link_libraries(${target} PRIVATE pypto_warnings)
+  endif()
+endfunction()
+
+# <name>_objects: every source of the plugin but its entry, compiled once with the plugin's flags.
+function(_pypto_add_plugin_objects name entry sources link)
+  if(NOT entry IN_LIST sources)
+    message(FATAL_ERROR "pypto_add_plugin(${name}): ENTRY ${entry} is not one of SOURCES; list it there too")
+  endif()
+  set(objects ${sources})
+  list(REMOVE_ITEM objects ${entry})
+  if(NOT objects)
+    message(FATAL_ERROR "pypto_add_plugin(${name}): ENTRY ${entry} is the only source; list the plugin's other "
+                        "sources in SOURCES, or leave ENTRY out")
+  endif()
+  add_library(${name}_objects OBJECT ${objects})
+  _pypto_link_core(${name}_objects PUBLIC)
+  target_link_libraries(${name}_objects PUBLIC ${link})
+  target_include_directories(${name}_objects PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
+  set_target_properties(${name}_objects PROPERTIES CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
 endfunction()
 
 # The file name of the library pypto_add_plugin builds: what `library:` must say.

@@ -10,6 +10,9 @@ import pytest
 import pypto
 from pypto import _core, plugins
 
+# MPI jobs run one at a time (one xdist worker takes the group): several rank processes each, on 2 cores.
+pytestmark = pytest.mark.xdist_group("mpi")
+
 RANKS_SCRIPT = textwrap.dedent("""
     import ctypes
     from pypto import _core as c

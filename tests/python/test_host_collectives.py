@@ -10,6 +10,9 @@ from pathlib import Path
 
 import pytest
 
+# MPI jobs run one at a time (one xdist worker takes the group): several rank processes each, on 2 cores.
+pytestmark = pytest.mark.xdist_group("mpi")
+
 SCRIPT = Path(__file__).resolve().parent / "host_collectives_ranks.py"
 
 

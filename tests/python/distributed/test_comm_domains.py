@@ -5,6 +5,9 @@ import pytest
 
 from dist_runner import PROGRAMS, describe, run_script
 
+# MPI jobs run one at a time (one xdist worker takes the group): several rank processes each, on 2 cores.
+pytestmark = pytest.mark.xdist_group("mpi")
+
 
 @pytest.mark.parametrize("ranks", [3, 4])
 def test_ranks_one_and_two_run_a_kernel_in_their_domain(tmp_path, ranks):

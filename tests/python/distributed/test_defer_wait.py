@@ -9,6 +9,9 @@ import pypto.language as pl
 import pypto.language.distributed as pld
 from dist_runner import PROGRAMS, describe, run_script
 
+# MPI jobs run one at a time (one xdist worker takes the group): several rank processes each, on 2 cores.
+pytestmark = pytest.mark.xdist_group("mpi")
+
 W = 64
 SIG = pld.DistributedTensor[[1, 8], pl.INT32]
 

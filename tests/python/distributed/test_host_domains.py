@@ -6,6 +6,9 @@ import pytest
 
 from dist_runner import PROGRAMS, describe, run_script
 
+# MPI jobs run one at a time (one xdist worker takes the group): several rank processes each, on 2 cores.
+pytestmark = pytest.mark.xdist_group("mpi")
+
 
 @pytest.mark.parametrize("ranks", [3, 4])
 def test_a_host_orchestrator_runs_two_domains(tmp_path, ranks):

@@ -4,6 +4,9 @@ import pytest
 
 from dist_runner import PROGRAMS, describe, run_script
 
+# MPI jobs run one at a time (one xdist worker takes the group): several rank processes each, on 2 cores.
+pytestmark = pytest.mark.xdist_group("mpi")
+
 
 @pytest.mark.parametrize("ranks", [2, 3, 4])
 def test_kernel_collectives_match_torch(tmp_path, ranks):

@@ -4,8 +4,13 @@ DistributedConfig, a hostfile spreads the ranks over the hosts it names, and --d
 import os
 import sys
 
+import pytest
+
 from dist_runner import describe, pypto_command, require_mpirun, run
 from example_scripts import ROOT
+
+# MPI jobs run one at a time (one xdist worker takes the group): several rank processes each, on 2 cores.
+pytestmark = pytest.mark.xdist_group("mpi")
 
 HELLO = ROOT / "examples" / "distributed" / "01_hello_rank.py"
 

@@ -2,8 +2,13 @@
 needs several ranks: the examples do that, see tests/python/distributed/); it lists every
 example of examples/distributed/."""
 
+import pytest
+
 from docs_manual import REPO as ROOT
 from docs_manual import run_page
+
+# run_page runs a page once per worker and the tests of this group share the runs: one worker takes them all.
+pytestmark = pytest.mark.xdist_group("manual")
 
 PAGE = ROOT / "docs" / "distributed.md"
 

@@ -1,7 +1,12 @@
 """What the execution pages (compiling, running, performance, runtime DFX, mixed kernels) print, beyond the blocks the
-page shows as output: the runner (docs_manual.py) runs each page once per session."""
+page shows as output: the runner (docs_manual.py) runs each page once per session (per xdist worker)."""
+
+import pytest
 
 from docs_manual import DOCS, run_page
+
+# run_page runs a page once per worker and the tests of this group share the runs: one worker takes them all.
+pytestmark = pytest.mark.xdist_group("manual")
 
 
 def test_compiling_page(tmp_path_factory):

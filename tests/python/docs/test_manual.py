@@ -5,6 +5,9 @@ import pytest
 from docs_manual import (blocks, has_runnable_code, inline_command_problems, link_problems, marker_problems,
                          output_mismatches, pages, run_page)
 
+# run_page runs a page once per worker and the tests of this group share the runs: one worker takes them all.
+pytestmark = pytest.mark.xdist_group("manual")
+
 RUNNABLE = [page for page in pages() if has_runnable_code(page)]
 
 

@@ -1,6 +1,11 @@
 """What docs/pipelines.md prints: the dump folder's first files, a custom pipeline's passes and its effect."""
 
+import pytest
+
 from docs_manual import run_page
+
+# run_page runs a page once per worker and the tests of this group share the runs: one worker takes them all.
+pytestmark = pytest.mark.xdist_group("manual")
 
 
 def test_page_examples_print_what_the_page_says(tmp_path_factory):

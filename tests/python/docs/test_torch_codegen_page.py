@@ -2,7 +2,12 @@
 
 import re
 
+import pytest
+
 from docs_manual import run_page
+
+# run_page runs a page once per worker and the tests of this group share the runs: one worker takes them all.
+pytestmark = pytest.mark.xdist_group("manual")
 
 
 def test_torch_codegen_page(tmp_path_factory):

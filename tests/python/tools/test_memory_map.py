@@ -15,6 +15,9 @@ from pypto import platforms
 from pypto.runtime import RunConfig
 from pypto.tools import memory_map
 
+# run_page runs a page once per worker and the tests of this group share the runs: one worker takes them all.
+pytestmark = pytest.mark.xdist_group("manual")
+
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = {
     "softmax": ROOT / "examples/intermediate/02_softmax.py",

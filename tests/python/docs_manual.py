@@ -4,7 +4,8 @@ A page's ```python blocks run in order as one module, in a fresh folder, with
 PYPTO_PROG_BUILD_DIR inside it. The module file keeps every code line at its line
 in the page, so a traceback or a parser error names the page's own line numbers.
 A ```bash block runs with `bash -e` in a folder that shows the clone's examples,
-benchmarks, docs and build (symlinks) and has .venv/bin first on PATH.
+benchmarks, docs and build (symlinks) and has .venv/bin first on PATH; a benchmark it
+starts runs one round (PYPTO_BENCH_ROUNDS=1).
 
 The line right above a block's opening fence may carry a marker:
 
@@ -235,7 +236,8 @@ def _run_shell(block: Block, folder: Path) -> str:
     for name in CLONE_VIEW:
         if (REPO / name).exists() and not (folder / name).exists():
             (folder / name).symlink_to(REPO / name)
-    env = dict(os.environ, PATH=f"{REPO / '.venv' / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    # A benchmark a page quotes runs (and checks its results against torch) once instead of timing many rounds.
+    env = dict(os.environ, PATH=f"{REPO / '.venv' / 'bin'}{os.pathsep}{os.environ['PATH']}", PYPTO_BENCH_ROUNDS="1")
     done = subprocess.run(["bash", "-e", "-c", block.code], cwd=folder, env=env, capture_output=True,
                           text=True, timeout=600)
     output = done.stdout + done.stderr

@@ -22,7 +22,7 @@ def example_id(example: Path) -> str:
 
 
 def run_example(example: Path, tmp_path: Path, *, harness: Path | None = None,
-                timeout: int = 900) -> subprocess.CompletedProcess:
+                timeout: int = 100) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYPTO_PROG_BUILD_DIR=str(tmp_path / "build_output"))
     command = [sys.executable, *([str(harness)] if harness else []), str(example)]
     return subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=timeout)

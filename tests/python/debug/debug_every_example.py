@@ -1,9 +1,13 @@
-"""Runs an example with `pypto.debug.bisect` on every kernel call and compile for arguments it makes (see main).
+"""Runs an example with both debugging tools on every kernel call and compile for arguments it makes (see main).
 
-Bisect compiles the kernel with every pass dumped, runs the torch script of each dump and the simulator on the
-same inputs, and reports the first pass that changes the numbers. On a correct pipeline there is none, and the
-final script agrees with the simulator: each call prints `BISECT <kernel> ok (<n> stages)`, or the report and a
-non-zero exit. Skipped stages (a dump with no script) fail too: every stage of every example must be checkable.
+One run of the example checks each call twice:
+* `pypto.debug.bisect` compiles the kernel with every pass dumped, runs the torch script of each dump and the
+  simulator on the same inputs, and reports the first pass that changes the numbers. On a correct pipeline there
+  is none, no stage is skipped (a dump with no script fails too: every stage of every example must be checkable)
+  and the final script agrees with the simulator: `BISECT <kernel> ok (<n> stages)`.
+* torch_compare.compare_call runs the torch script of the program right after parsing and after the full pipeline
+  against the simulator, argument by argument: `MATCH <kernel> parsed` and `MATCH <kernel> lowered`.
+Any difference prints the report and exits non-zero.
 """
 
 from __future__ import annotations
@@ -14,11 +18,13 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from torch_compare import compare_call, entry_args
+
 from pypto.debug import bisect
 from pypto.jit.function import JITFunction
 
 
-def check(kernel: JITFunction, args: tuple[Any, ...], config: Any, kwargs: dict[str, Any]) -> None:
+def bisect_call(kernel: JITFunction, args: tuple[Any, ...], config: Any, kwargs: dict[str, Any]) -> None:
     with tempfile.TemporaryDirectory() as dump_dir:
         report = bisect(kernel, *args, config=config, dump_dir=dump_dir, **kwargs)
         if not report.ok or report.skipped or not report.simulated:
@@ -30,16 +36,20 @@ def check(kernel: JITFunction, args: tuple[Any, ...], config: Any, kwargs: dict[
 def main(example: str) -> None:
     call, compile_ = JITFunction.__call__, JITFunction.compile
 
-    def bisected_call(self: JITFunction, *args: Any, config: Any = None, **kwargs: Any) -> Any:
-        check(self, args, config, kwargs)
+    def checked_call(self: JITFunction, *args: Any, config: Any = None, **kwargs: Any) -> Any:
+        bisect_call(self, args, config, kwargs)
+        compare_call(self, args, lambda a: call(self, *a, config=config))
         return call(self, *args, config=config, **kwargs)
 
-    def bisected_compile(self: JITFunction, *args: Any, config: Any = None, **kwargs: Any) -> Any:
+    def checked_compile(self: JITFunction, *args: Any, config: Any = None, **kwargs: Any) -> Any:
         if args:  # a compile for sample arguments: what a later run of the compiled program gets
-            check(self, args, config, kwargs)
-        return compile_(self, *args, config=config, **kwargs)
+            bisect_call(self, args, config, kwargs)
+        compiled = compile_(self, *args, config=config, **kwargs)
+        if args:
+            compare_call(self, args, lambda a: compiled(*entry_args(compiled.program, self, a)))
+        return compiled
 
-    JITFunction.__call__, JITFunction.compile = bisected_call, bisected_compile
+    JITFunction.__call__, JITFunction.compile = checked_call, checked_compile
     sys.argv = [example]
     runpy.run_path(example, run_name="__main__")
 

@@ -1,13 +1,11 @@
 """Runs a program's torch script and the simulator on the same inputs and compares what they write.
 
-Used by the tests of this folder: `compare_call` for one kernel call, and,
-run as a script, every kernel call an example makes (see `main`).
+Used by the tests of this folder: `compare_call` for one kernel call, and
+debug_every_example.py for every kernel call an example makes.
 """
 
 from __future__ import annotations
 
-import runpy
-import sys
 from typing import Any
 
 import torch
@@ -73,26 +71,3 @@ def compare_call(kernel: JITFunction, args: tuple[Any, ...], simulate: Any, labe
         for name, sim, ours in zip(kernel.param_names, simulated, scripted[stage]):
             assert_same(f"{label or kernel.__name__} ({stage}) argument '{name}'", sim, ours)
         print(f"MATCH {kernel.__name__} {stage}")
-
-
-def main(example: str) -> None:
-    """Runs the example with every kernel call (and compile) also checked against its torch scripts."""
-    call, compile_ = JITFunction.__call__, JITFunction.compile
-
-    def checked_call(self: JITFunction, *args: Any, config: Any = None, **kwargs: Any) -> Any:
-        compare_call(self, args, lambda a: call(self, *a, config=config))
-        return call(self, *args, config=config, **kwargs)
-
-    def checked_compile(self: JITFunction, *args: Any, config: Any = None, **kwargs: Any) -> Any:
-        compiled = compile_(self, *args, config=config, **kwargs)
-        if args:
-            compare_call(self, args, lambda a: compiled(*entry_args(compiled.program, self, a)))
-        return compiled
-
-    JITFunction.__call__, JITFunction.compile = checked_call, checked_compile
-    sys.argv = [example]
-    runpy.run_path(example, run_name="__main__")
-
-
-if __name__ == "__main__":
-    main(sys.argv[1])

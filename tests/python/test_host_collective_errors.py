@@ -11,6 +11,7 @@ import torch
 import pypto
 import pypto.language as pl
 import pypto.language.distributed as pld
+from pypto import ir
 from pypto.runtime import RunConfig, windows
 from pypto.runtime.distributed import DistributedError
 from pypto.runtime.host_run import HostRun
@@ -96,12 +97,17 @@ def test_allreduce_options_the_host_cannot_run_are_compile_errors(dtype, op, mod
     assert text in compile_error(reduce, torch.zeros(2, 1, W, dtype=TORCH[dtype]))
 
 
-def test_the_allreduce_rejections_leave_good_options_alone():
-    # Each rejected case above differs from one of these in a single option.
-    for dtype, op, mode in [(pl.FP32, pld.ReduceOp.Sum, "ring"), (pl.FP16, pld.ReduceOp.Max, "mesh"),
-                            (pl.INT32, pld.ReduceOp.Prod, "mesh")]:
-        allreduce_with(dtype, op, mode, 1).compile(torch.zeros(2, 1, W, dtype=TORCH[dtype]))
-    allreduce_with(pl.FP32, pld.ReduceOp.Sum, "mesh", 4).compile(torch.zeros(2, 1, W))
+@pytest.mark.parametrize("dtype, op, mode, core_num", [
+    (pl.FP32, pld.ReduceOp.Sum, "ring", 1), (pl.FP16, pld.ReduceOp.Max, "mesh", 1),
+    (pl.INT32, pld.ReduceOp.Prod, "mesh", 1), (pl.FP32, pld.ReduceOp.Sum, "mesh", 4)])
+def test_the_allreduce_rejections_leave_good_options_alone(dtype, op, mode, core_num):
+    """Each rejected case above differs from one of these in a single option: these compile, and the lowered
+    orchestrator runs the builtin allreduce on every rank with exactly the options the program gave."""
+    compiled = allreduce_with(dtype, op, mode, core_num).compile(torch.zeros(2, 1, W, dtype=TORCH[dtype]))
+    text = ir.as_python(compiled.program)
+    assert f"data: pld.DistributedTensor[[1, {W}], {dtype}] = pld.tensor.window(" in text, text
+    assert (f'program="builtin.tensor.allreduce", attrs={{"comm_domain": "comm_d0", "op": {int(op)}, '
+            f'"mode": "{mode}", "core_num": {core_num}}})') in text, text
 
 
 def test_a_barrier_needs_a_signal_window():

@@ -4,9 +4,6 @@ import types
 import pytest
 from fake_parser import FakeParser
 
-import pypto
-from pypto import passes
-
 
 @pytest.fixture
 def build_dir(tmp_path, monkeypatch):
@@ -28,11 +25,3 @@ def parser(monkeypatch, build_dir):
     monkeypatch.setitem(sys.modules, "pypto.language.parser", module)
     return fake
 
-
-@pytest.fixture
-def default_pipeline():
-    """Skips the test when the default pipeline's pass plugins are not built."""
-    try:
-        passes.PassManager("default")
-    except pypto.PipelineError as exc:
-        pytest.skip(f"the default pipeline cannot be built here: {exc.message}")

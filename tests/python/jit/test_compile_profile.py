@@ -5,10 +5,9 @@ import re
 
 import pytest
 
-pl = pytest.importorskip("pypto.language")
-
-from pypto import ir  # noqa: E402
-from pypto.runtime import RunConfig  # noqa: E402
+import pypto.language as pl
+from pypto import ir
+from pypto.runtime import RunConfig
 
 STAGES = ["setup", "frontend", "passes", "codegen", "toolchain", "write"]
 
@@ -39,7 +38,7 @@ class AddOne:
 
 
 @pytest.fixture(autouse=True)
-def fresh_caches(build_dir, default_pipeline, monkeypatch, tmp_path):
+def fresh_caches(build_dir, monkeypatch, tmp_path):
     """No compiled program in memory and an empty kernel object cache, so the first compile builds every kernel."""
     scale.clear_cache()
     monkeypatch.setenv("PYPTO_CACHE_DIR", str(tmp_path / "object_cache"))

@@ -3,6 +3,7 @@
 import os
 
 import fake_pl as pl
+import numpy as np
 import pytest
 import torch
 from jit_testing import config
@@ -114,7 +115,7 @@ def test_lower_returns_the_post_pass_program_and_writes_nothing(parser, build_di
     assert add.cache_info() == (0, 0, 0)
 
 
-def test_lower_runs_the_default_pipeline_without_a_config(parser, default_pipeline, build_dir):
+def test_lower_runs_the_default_pipeline_without_a_config(parser, build_dir):
     add, _ = make_kernels()
     x = torch.zeros(8, 8)
     assert "waste" in ir.as_python(add.lower(x, x, x, config=config()))
@@ -148,7 +149,7 @@ def test_compile_without_dump_passes_writes_no_dump(parser, build_dir):
     assert not compiled.passes_dump_dir.exists()
 
 
-def test_compile_without_config_dumps_like_ir_compile(parser, default_pipeline, build_dir):
+def test_compile_without_config_dumps_like_ir_compile(parser, build_dir):
     add, _ = make_kernels()
     x = torch.zeros(8, 8)
     assert add.compile(x, x, x).passes_dump_dir.is_dir()
@@ -232,7 +233,6 @@ def test_config_must_be_a_run_config(parser):
 
 
 def test_numpy_arrays_compile_and_share_the_cache_with_torch(parser):
-    np = pytest.importorskip("numpy")
     add, _ = make_kernels()
     x = np.zeros((8, 8), dtype=np.float32)
     compiled = add.compile(x, x, x, config=config())

@@ -1,6 +1,7 @@
 """Arguments to parameter types, scalar values and cache keys."""
 
 import fake_pl as pl
+import numpy as np
 import pytest
 import torch
 
@@ -66,7 +67,6 @@ NUMPY_DTYPES = [
 
 @pytest.mark.parametrize("name, dtype", NUMPY_DTYPES)
 def test_numpy_dtypes_map_to_pypto_dtypes(name, dtype):
-    np = pytest.importorskip("numpy")
     x = np.zeros((3, 5), dtype=name)
     spec = add.specialize(x, x, x)
     assert spec.param_types["b"].dtype == dtype
@@ -74,7 +74,6 @@ def test_numpy_dtypes_map_to_pypto_dtypes(name, dtype):
 
 
 def test_numpy_and_torch_tensors_of_one_shape_and_dtype_share_a_key():
-    np = pytest.importorskip("numpy")
     x, t = np.zeros((2, 2), dtype=np.float32), torch.zeros(2, 2)
     assert add.specialize(x, x, x).key == add.specialize(t, t, t).key
 
@@ -113,7 +112,6 @@ def test_scalars_are_specialization_constants():
 
 
 def test_numpy_scalars_become_python_values():
-    np = pytest.importorskip("numpy")
     a = torch.zeros(8, 64, dtype=torch.float16)
     assert rows.specialize(a, a, np.float32(0.5)).scalar_values == {"scale": 0.5}
 

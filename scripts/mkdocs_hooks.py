@@ -18,7 +18,7 @@ LINK = re.compile(r"(?P<head>\]\()(?P<path>\.\.?/[^)#\s]*)(?P<tail>(?:#[^)\s]*)?
 COPIES = "_repo"
 
 
-def _outside_target(docs_dir: Path, page_dir: Path, path: str) -> Path | None:
+def outside_target(docs_dir: Path, page_dir: Path, path: str) -> Path | None:
     """The clone file a relative link names when it lies outside docs/, or None."""
     target = (page_dir / path).resolve()
     if target.is_relative_to(docs_dir) or not target.is_file():
@@ -33,7 +33,7 @@ def on_files(files, config):
     wanted = set()
     for page in docs_dir.rglob("*.md"):
         for link in LINK.finditer(page.read_text()):
-            target = _outside_target(docs_dir, page.parent, link["path"])
+            target = outside_target(docs_dir, page.parent, link["path"])
             if target:
                 wanted.add(target.relative_to(docs_dir.parent))
     for relative in sorted(wanted):
@@ -48,7 +48,7 @@ def on_page_markdown(markdown, page, config, files):
     page_dir = (docs_dir / page.file.src_uri).parent
 
     def to_copy(link):
-        target = _outside_target(docs_dir, page_dir, link["path"])
+        target = outside_target(docs_dir, page_dir, link["path"])
         if not target:
             return link[0]
         copy = docs_dir / COPIES / target.relative_to(docs_dir.parent)

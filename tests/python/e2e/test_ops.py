@@ -193,10 +193,13 @@ class Family:
 
 
 def family_cases(family: Family) -> list:
+    """One case per op and dtype. The cases of one kernel form an xdist group, so that one worker compiles it (the
+    kernels' module lies in each worker's own tmp folder, so the workers' compiles of it are not shared)."""
     cases = []
     for dt in family.dtypes:
+        one_worker = pytest.mark.xdist_group(f"op-kernel-{family.kernel_name(dt)}")
         for op in family.ops_for(dt):
-            cases.append(pytest.param(family, op, dt, id=f"{family.name}-{op.name}-{dt.lower()}"))
+            cases.append(pytest.param(family, op, dt, id=f"{family.name}-{op.name}-{dt.lower()}", marks=one_worker))
     return cases
 
 

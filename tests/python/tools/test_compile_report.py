@@ -40,6 +40,15 @@ def _compile(out_dir: Path) -> Path:
     return out_dir
 
 
+@pytest.fixture(scope="module", autouse=True)
+def object_cache_of_this_module(tmp_path_factory):
+    """An object cache of the module's own: the session's is shared with other workers, which may have compiled
+    the same kernels already."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PYPTO_CACHE_DIR", str(tmp_path_factory.mktemp("compile_report_cache")))
+        yield
+
+
 @pytest.fixture(scope="module")
 def compiled(tmp_path_factory):
     """The kernel's output folder; the kernel objects were compiled for it (not read from the object cache)."""

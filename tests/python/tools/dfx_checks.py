@@ -1,23 +1,19 @@
-"""Runs an example with every runtime DFX output on, and checks each output of each run (see main).
+"""Every run of a compiled program with every runtime DFX output on, and each output checked (see `install`).
 
-Every run of a compiled program goes through CompiledProgram._run; here each
-one runs traced with the swimlane (level 3), the PMU report, the dependency
-graph, scope statistics and a full argument dump, whatever config the example
-passed. After the run the outputs are read back with the project's own
-readers and checked against each other, the swimlanes are drawn with the
-offline viewer and the program's memory map is drawn; each checked run prints
-`DFX <entry> ok (<n> kernel slices)`.
+Every run of a compiled program goes through CompiledProgram._run; once `install`ed, each one runs traced with the
+swimlane (level 3), the PMU report, the dependency graph, scope statistics and a full argument dump, whatever
+config the example passed. After the run the outputs are read back with the project's own readers and checked
+against each other, the swimlanes are drawn with the offline viewer and the program's memory map is drawn; each
+checked run prints `DFX <entry> ok (<n> kernel slices)`. Runs inside `paused()` are left alone.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import dataclasses
 import json
-import runpy
-import sys
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 from pypto.jit.compiled import CompiledProgram
@@ -59,10 +55,25 @@ def check_outputs(compiled: CompiledProgram) -> int:
     return len(slices)
 
 
-def main(example: str) -> None:
+_paused = [False]
+
+
+@contextlib.contextmanager
+def paused():
+    """Runs inside are not traced: the checking tools' own runs of a kernel, not the example's."""
+    _paused[0] = True
+    try:
+        yield
+    finally:
+        _paused[0] = False
+
+
+def install() -> None:
     run = CompiledProgram._run
 
     def traced(self: CompiledProgram, args: list[Any], config: Any = None) -> Any:
+        if _paused[0]:
+            return run(self, args, config)
         base = config if config is not None else RunConfig(platform=self.platform)
         result = run(self, args, dataclasses.replace(base, **EVERYTHING))
         if self.executable is not None:
@@ -70,9 +81,3 @@ def main(example: str) -> None:
         return result
 
     CompiledProgram._run = traced
-    sys.argv = [example]
-    runpy.run_path(example, run_name="__main__")
-
-
-if __name__ == "__main__":
-    main(str(Path(sys.argv[1]).resolve()))

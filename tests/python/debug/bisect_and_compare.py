@@ -1,30 +1,35 @@
-"""Runs an example with both debugging tools on every kernel call and compile for arguments it makes (see main).
+"""Both debugging tools on every kernel call and compile for arguments an example makes (see `install`).
 
-One run of the example checks each call twice:
 * `pypto.debug.bisect` compiles the kernel with every pass dumped, runs the torch script of each dump and the
   simulator on the same inputs, and reports the first pass that changes the numbers. On a correct pipeline there
   is none, no stage is skipped (a dump with no script fails too: every stage of every example must be checkable)
-  and the final script agrees with the simulator: `BISECT <kernel> ok (<n> stages)`.
+  and the final script agrees with the simulator: `BISECT <kernel> ok (<n> stages)`. It runs once per
+  specialization: the passes see the same program on every call of it.
 * torch_compare.compare_call runs the torch script of the program right after parsing and after the full pipeline
-  against the simulator, argument by argument: `MATCH <kernel> parsed` and `MATCH <kernel> lowered`.
-Any difference prints the report and exits non-zero.
+  against the simulator, argument by argument, on every call: `MATCH <kernel> parsed` and `MATCH <kernel> lowered`.
+Any difference prints the report and exits non-zero. The tools' own runs happen inside `around_checks()`.
 """
 
 from __future__ import annotations
 
-import runpy
-import sys
+import contextlib
 import tempfile
-from pathlib import Path
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ContextManager
 
 from torch_compare import compare_call, entry_args
 
 from pypto.debug import bisect
 from pypto.jit.function import JITFunction
 
+_bisected: set[Any] = set()
+
 
 def bisect_call(kernel: JITFunction, args: tuple[Any, ...], config: Any, kwargs: dict[str, Any]) -> None:
+    key = (kernel, kernel.specialize(*args, **kwargs).key)
+    if key in _bisected:
+        return
+    _bisected.add(key)
     with tempfile.TemporaryDirectory() as dump_dir:
         report = bisect(kernel, *args, config=config, dump_dir=dump_dir, **kwargs)
         if not report.ok or report.skipped or not report.simulated:
@@ -33,26 +38,23 @@ def bisect_call(kernel: JITFunction, args: tuple[Any, ...], config: Any, kwargs:
         print(f"BISECT {kernel.__name__} ok ({len(report.stages)} stages)")
 
 
-def main(example: str) -> None:
+def install(around_checks: Callable[[], ContextManager[Any]] = contextlib.nullcontext) -> None:
     call, compile_ = JITFunction.__call__, JITFunction.compile
 
     def checked_call(self: JITFunction, *args: Any, config: Any = None, **kwargs: Any) -> Any:
-        bisect_call(self, args, config, kwargs)
-        compare_call(self, args, lambda a: call(self, *a, config=config))
+        with around_checks():
+            bisect_call(self, args, config, kwargs)
+            compare_call(self, args, lambda a: call(self, *a, config=config))
         return call(self, *args, config=config, **kwargs)
 
     def checked_compile(self: JITFunction, *args: Any, config: Any = None, **kwargs: Any) -> Any:
         if args:  # a compile for sample arguments: what a later run of the compiled program gets
-            bisect_call(self, args, config, kwargs)
+            with around_checks():
+                bisect_call(self, args, config, kwargs)
         compiled = compile_(self, *args, config=config, **kwargs)
         if args:
-            compare_call(self, args, lambda a: compiled(*entry_args(compiled.program, self, a)))
+            with around_checks():
+                compare_call(self, args, lambda a: compiled(*entry_args(compiled.program, self, a)))
         return compiled
 
     JITFunction.__call__, JITFunction.compile = checked_call, checked_compile
-    sys.argv = [example]
-    runpy.run_path(example, run_name="__main__")
-
-
-if __name__ == "__main__":
-    main(str(Path(sys.argv[1]).resolve()))

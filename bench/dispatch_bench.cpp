@@ -30,21 +30,25 @@ using pypto::runtime::Tensor;
 
 void EmptyKernel(const int64_t*, PyptoRtCoreContext*) {}
 
-const char* kKernel = R"(#include "pypto/isa/kernel_abi.h"
+const char* kKernel = R"(#include <stdint.h>
+#include <pto/pto-inst.hpp>
+#include "pypto/runtime/kernel_args.h"
 using namespace pto;
-extern "C" void kernel_entry(const int64_t* args, PyptoRtCoreContext* ctx) {
-  using GT = GlobalTensor<float, Shape<1, 1, 1, 16, 16>>;
+extern "C" __aicore__ void kernel_entry(__gm__ int64_t* args) {
+  using GT = GlobalTensor<float, Shape<1, 1, 1, 16, 16>, Stride<256, 256, 256, 16, 1>>;
   using VT = Tile<TileType::Vec, float, 16, 16>;
+  auto data = [args](int i) {
+    return reinterpret_cast<__gm__ float*>(reinterpret_cast<__gm__ PyptoRtTensorDesc*>(args[i])->data);
+  };
   VT ta, tb, tc;
-  TASSIGN(ta, 0x0, Loc{1});
-  TASSIGN(tb, 0x400, Loc{2});
-  TASSIGN(tc, 0x800, Loc{3});
-  GT ga(TensorData<float>(args, 0)), gb(TensorData<float>(args, 1)), go(TensorData<float>(args, 2));
-  TLOAD(ta, ga, Loc{4});
-  TLOAD(tb, gb, Loc{5});
-  TADD(tc, ta, tb, Loc{6});
-  TSTORE(go, tc, Loc{7});
-  pypto_sim_finish_kernel(ctx, "bench");
+  TASSIGN(ta, 0x0);
+  TASSIGN(tb, 0x400);
+  TASSIGN(tc, 0x800);
+  GT ga(data(0)), gb(data(1)), go(data(2));
+  TLOAD(ta, ga);
+  TLOAD(tb, gb);
+  TADD(tc, ta, tb);
+  TSTORE(go, tc);
 }
 )";
 

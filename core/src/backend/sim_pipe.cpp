@@ -86,8 +86,8 @@ void SimPipe::Finish(int member) {
   cv_.notify_all();
 }
 
-bool SimPipe::Active(SimCore& core, const char* instruction, Loc loc) {
-  if (!active_) Fail(core, instruction, loc, kNoClusterTask);
+bool SimPipe::Active(SimCore& core, const char* instruction) {
+  if (!active_) Fail(core, instruction, kNoClusterTask);
   return active_;
 }
 
@@ -110,8 +110,8 @@ bool SimPipe::Stuck() const {
   return true;
 }
 
-void SimPipe::Fail(SimCore& core, const char* instruction, Loc loc, const std::string& text) {
-  core.RaiseDetail(FaultKind::Pipe, instruction, loc, text.c_str());
+void SimPipe::Fail(SimCore& core, const char* instruction, const std::string& text) {
+  core.RaiseDetail(FaultKind::Pipe, instruction, text.c_str());
 }
 
 std::string SimPipe::Describe(int member) const {
@@ -182,7 +182,7 @@ std::string SimPipe::Report(int member, Cause cause) const {
 }
 
 bool SimPipe::Wait(std::unique_lock<std::mutex>& lock, SimCore& core, PipeDir dir, int lane, bool producer,
-                   const char* instruction, Loc loc) {
+                   const char* instruction) {
   Member& me = members_[core.cluster_member];
   me.state = State::Waiting;
   me.instruction = instruction;
@@ -226,20 +226,20 @@ bool SimPipe::Wait(std::unique_lock<std::mutex>& lock, SimCore& core, PipeDir di
     cv_.notify_all();
   }
   me.state = State::Running;
-  Fail(core, instruction, loc, broken_report_);
+  Fail(core, instruction, broken_report_);
   return false;
 }
 
-bool SimPipe::Allowed(SimCore& core, PipeDir dir, int lane, bool producer, const char* instruction, Loc loc) {
-  if (!Active(core, instruction, loc)) return false;
+bool SimPipe::Allowed(SimCore& core, PipeDir dir, int lane, bool producer, const char* instruction) {
+  if (!Active(core, instruction)) return false;
   if (broken_) {
-    Fail(core, instruction, loc, Report(core.cluster_member, Cause::Broken));
+    Fail(core, instruction, Report(core.cluster_member, Cause::Broken));
     return false;
   }
   const int me = core.cluster_member;
   const int expected = producer ? Producer(dir, lane) : Consumer(dir, lane);
   if (lane < 0 || lane >= LaneCount() || me != expected) {
-    Fail(core, instruction, loc,
+    Fail(core, instruction,
          std::string(instruction) + " on " + MemberName(me) + " in cluster task '" + kernel_ + "': only " +
              (lane >= 0 && lane < LaneCount() ? MemberName(expected) : std::string("an AIV lane of the task")) +
              " is the " + (producer ? "producer" : "consumer") + " of ring " + DirName(dir) +
@@ -249,7 +249,7 @@ bool SimPipe::Allowed(SimCore& core, PipeDir dir, int lane, bool producer, const
   }
   const Ring& r = dirs_[static_cast<int>(dir)].rings[lane];
   if (!(producer ? r.producer_ready : r.consumer_ready)) {
-    Fail(core, instruction, loc,
+    Fail(core, instruction,
          std::string(instruction) + " on " + MemberName(me) + " in cluster task '" + kernel_ + "' before its " +
              InitName(me == 0) + " set up " + DirName(dir) + "; initialize the pipe with " +
              (dir == PipeDir::C2V ? "DIR_C2V" : "DIR_V2C") + " in dir_mask first");
@@ -259,12 +259,12 @@ bool SimPipe::Allowed(SimCore& core, PipeDir dir, int lane, bool producer, const
 }
 
 bool SimPipe::Init(SimCore& core, bool aic, int32_t dir_mask, int64_t slot_size, int32_t slot_num,
-                   const char* instruction, Loc loc) {
+                   const char* instruction) {
   std::lock_guard lock(mu_);
-  if (!Active(core, instruction, loc)) return false;
+  if (!Active(core, instruction)) return false;
   const int me = core.cluster_member;
   auto fail = [&](const std::string& text) {
-    Fail(core, instruction, loc, std::string(instruction) + " on " + MemberName(me) + " in cluster task '" +
+    Fail(core, instruction, std::string(instruction) + " on " + MemberName(me) + " in cluster task '" +
                                      kernel_ + "': " + text);
     return false;
   };
@@ -308,30 +308,29 @@ bool SimPipe::Init(SimCore& core, bool aic, int32_t dir_mask, int64_t slot_size,
   return true;
 }
 
-int32_t SimPipe::Lanes(SimCore& core, const char* instruction, Loc loc) {
+int32_t SimPipe::Lanes(SimCore& core, const char* instruction) {
   std::lock_guard lock(mu_);
-  if (!Active(core, instruction, loc)) return 0;
+  if (!Active(core, instruction)) return 0;
   const int lanes = LaneCount();
   if (lanes == 0) {
-    Fail(core, instruction, loc,
+    Fail(core, instruction,
          std::string(instruction) + " in cluster task '" + kernel_ + "', which runs no AIV kernel to exchange with");
   }
   return lanes;
 }
 
-unsigned char* SimPipe::Reserve(SimCore& core, PipeDir dir, int lane, int64_t bytes, const char* instruction,
-                                Loc loc) {
+unsigned char* SimPipe::Reserve(SimCore& core, PipeDir dir, int lane, int64_t bytes, const char* instruction) {
   std::unique_lock lock(mu_);
-  if (!Allowed(core, dir, lane, true, instruction, loc)) return nullptr;
+  if (!Allowed(core, dir, lane, true, instruction)) return nullptr;
   Direction& d = dirs_[static_cast<int>(dir)];
   if (bytes > d.slot_size) {
-    Fail(core, instruction, loc,
+    Fail(core, instruction,
          std::string(instruction) + " in cluster task '" + kernel_ + "': a tile of " + std::to_string(bytes) +
              " bytes does not fit a slot of " + std::to_string(d.slot_size) + " bytes of " + DirName(dir) +
              "; make slot_size (the init's) the size of the largest tile that crosses");
     return nullptr;
   }
-  if (!Wait(lock, core, dir, lane, true, instruction, loc)) return nullptr;
+  if (!Wait(lock, core, dir, lane, true, instruction)) return nullptr;
   Ring& r = d.rings[lane];
   return r.bytes.data() + static_cast<size_t>(r.pushed % d.slot_num) * static_cast<size_t>(d.slot_size);
 }
@@ -394,10 +393,10 @@ void SimPipe::Publish(SimCore& core, PipeDir dir, int lane, const PipeTileShape&
 }
 
 const unsigned char* SimPipe::Take(SimCore& core, PipeDir dir, int lane, PipeTileShape& shape, const PipeCost* cost,
-                                   const char* instruction, Loc loc) {
+                                   const char* instruction) {
   std::unique_lock lock(mu_);
-  if (!Allowed(core, dir, lane, false, instruction, loc)) return nullptr;
-  if (!Wait(lock, core, dir, lane, false, instruction, loc)) return nullptr;
+  if (!Allowed(core, dir, lane, false, instruction)) return nullptr;
+  if (!Wait(lock, core, dir, lane, false, instruction)) return nullptr;
   Direction& d = dirs_[static_cast<int>(dir)];
   Ring& r = d.rings[lane];
   const size_t slot = static_cast<size_t>(r.popped % d.slot_num);
@@ -419,12 +418,12 @@ const unsigned char* SimPipe::Take(SimCore& core, PipeDir dir, int lane, PipeTil
   return r.bytes.data() + slot * static_cast<size_t>(d.slot_size);
 }
 
-bool SimPipe::Release(SimCore& core, PipeDir dir, int lane, const char* instruction, Loc loc) {
+bool SimPipe::Release(SimCore& core, PipeDir dir, int lane, const char* instruction) {
   std::lock_guard lock(mu_);
-  if (!Allowed(core, dir, lane, false, instruction, loc)) return false;
+  if (!Allowed(core, dir, lane, false, instruction)) return false;
   Ring& r = dirs_[static_cast<int>(dir)].rings[lane];
   if (r.freed >= r.popped) {
-    Fail(core, instruction, loc,
+    Fail(core, instruction,
          std::string(instruction) + " on " + MemberName(core.cluster_member) + " in cluster task '" + kernel_ +
              "' frees a slot of ring " + DirName(dir) + " lane " + std::to_string(lane) + " it never popped (popped " +
              std::to_string(r.popped) + ", freed " + std::to_string(r.freed) + "); free once per " + PopName(dir));
@@ -449,10 +448,10 @@ bool SimPipe::Release(SimCore& core, PipeDir dir, int lane, const char* instruct
 namespace {
 
 // The pipe of `core`'s cluster, or null after a fault saying there is none.
-pto::SimPipe* PipeOf(pto::SimCore* core, const char* instruction, uint32_t line) {
+pto::SimPipe* PipeOf(pto::SimCore* core, const char* instruction) {
   if (core == nullptr) return nullptr;
   if (core->pipe == nullptr) {
-    core->RaiseDetail(pto::FaultKind::Pipe, instruction, pto::Loc{line}, pto::kNoClusterTask);
+    core->RaiseDetail(pto::FaultKind::Pipe, instruction, pto::kNoClusterTask);
   }
   return core->pipe;
 }
@@ -462,21 +461,21 @@ pto::SimPipe* PipeOf(pto::SimCore* core, const char* instruction, uint32_t line)
 extern "C" {
 
 int32_t pypto_sim_pipe_init(pto::SimCore* core, int32_t aic, int32_t dir_mask, int64_t slot_size, int32_t slot_num,
-                            const char* instruction, uint32_t line) {
-  pto::SimPipe* pipe = PipeOf(core, instruction, line);
-  return pipe != nullptr && pipe->Init(*core, aic != 0, dir_mask, slot_size, slot_num, instruction, pto::Loc{line});
+                            const char* instruction) {
+  pto::SimPipe* pipe = PipeOf(core, instruction);
+  return pipe != nullptr && pipe->Init(*core, aic != 0, dir_mask, slot_size, slot_num, instruction);
 }
 
-int32_t pypto_sim_pipe_lanes(pto::SimCore* core, const char* instruction, uint32_t line) {
-  pto::SimPipe* pipe = PipeOf(core, instruction, line);
-  return pipe != nullptr ? pipe->Lanes(*core, instruction, pto::Loc{line}) : 0;
+int32_t pypto_sim_pipe_lanes(pto::SimCore* core, const char* instruction) {
+  pto::SimPipe* pipe = PipeOf(core, instruction);
+  return pipe != nullptr ? pipe->Lanes(*core, instruction) : 0;
 }
 
 unsigned char* pypto_sim_pipe_reserve(pto::SimCore* core, int32_t dir, int32_t lane, int64_t bytes,
-                                      const char* instruction, uint32_t line) {
-  pto::SimPipe* pipe = PipeOf(core, instruction, line);
+                                      const char* instruction) {
+  pto::SimPipe* pipe = PipeOf(core, instruction);
   if (pipe == nullptr) return nullptr;
-  return pipe->Reserve(*core, static_cast<pto::PipeDir>(dir), lane, bytes, instruction, pto::Loc{line});
+  return pipe->Reserve(*core, static_cast<pto::PipeDir>(dir), lane, bytes, instruction);
 }
 
 void pypto_sim_pipe_publish(pto::SimCore* core, int32_t dir, int32_t lane, const pto::PipeTileShape* shape) {
@@ -489,22 +488,21 @@ void pypto_sim_pipe_publish_counted(pto::SimCore* core, int32_t dir, int32_t lan
 }
 
 const unsigned char* pypto_sim_pipe_take(pto::SimCore* core, int32_t dir, int32_t lane, pto::PipeTileShape* shape,
-                                         const char* instruction, uint32_t line) {
-  return pypto_sim_pipe_take_counted(core, dir, lane, shape, nullptr, instruction, line);
+                                         const char* instruction) {
+  return pypto_sim_pipe_take_counted(core, dir, lane, shape, nullptr, instruction);
 }
 
 const unsigned char* pypto_sim_pipe_take_counted(pto::SimCore* core, int32_t dir, int32_t lane,
                                                  pto::PipeTileShape* shape, const pto::PipeCost* cost,
-                                                 const char* instruction, uint32_t line) {
-  pto::SimPipe* pipe = PipeOf(core, instruction, line);
+                                                 const char* instruction) {
+  pto::SimPipe* pipe = PipeOf(core, instruction);
   if (pipe == nullptr) return nullptr;
-  return pipe->Take(*core, static_cast<pto::PipeDir>(dir), lane, *shape, cost, instruction, pto::Loc{line});
+  return pipe->Take(*core, static_cast<pto::PipeDir>(dir), lane, *shape, cost, instruction);
 }
 
-int32_t pypto_sim_pipe_release(pto::SimCore* core, int32_t dir, int32_t lane, const char* instruction,
-                               uint32_t line) {
-  pto::SimPipe* pipe = PipeOf(core, instruction, line);
-  return pipe != nullptr && pipe->Release(*core, static_cast<pto::PipeDir>(dir), lane, instruction, pto::Loc{line});
+int32_t pypto_sim_pipe_release(pto::SimCore* core, int32_t dir, int32_t lane, const char* instruction) {
+  pto::SimPipe* pipe = PipeOf(core, instruction);
+  return pipe != nullptr && pipe->Release(*core, static_cast<pto::PipeDir>(dir), lane, instruction);
 }
 
 }  // extern "C"

@@ -201,9 +201,21 @@ extern "C" {
 
 pto::SimCore* pypto_sim_current_core() { return static_cast<pto::SimCore*>(pypto::runtime::CurrentCoreState()); }
 
+const PyptoRtCoreContext* pypto_kernel_context(void) { return pypto::runtime::CurrentCoreContext(); }
+
+void pypto_kernel_window_fault(const char* instruction, int64_t value, int64_t limit) {
+  if (pto::SimCore* core = pypto_sim_current_core()) {
+    core->Raise(pto::FaultKind::GlobalOutOfBounds, instruction, pto::TileType::Vec, value, limit);
+  }
+}
+
 void pypto_sim_finish_kernel(PyptoRtCoreContext* ctx, const char* source_file) {
   pto::SimCore* core = pypto_sim_current_core();
-  if (core == nullptr || !core->faulted()) return;
+  if (core == nullptr) return;
+  if (!core->faulted()) {
+    core->line = 0;
+    return;
+  }
   std::string message = pypto::backend::DescribeSimFault(core->fault);
   if (core->fault_count > 1) message += " (" + std::to_string(core->fault_count - 1) + " later faults in this kernel)";
   pypto_rt_kernel_fail(ctx, core->fault.instruction, source_file, static_cast<int32_t>(core->fault.line),

@@ -8,6 +8,8 @@
 #include <optional>
 #include <tuple>
 
+#include "pypto/backend/launch_recorder.h"
+
 namespace pypto::runtime {
 
 namespace {
@@ -796,6 +798,7 @@ struct Member {
 };
 
 thread_local void* current_core_state = nullptr;
+thread_local const PyptoRtCoreContext* current_context = nullptr;
 // The runtime and task whose kernel the calling thread runs, for DeferCurrentTask.
 thread_local Runtime* current_runtime = nullptr;
 thread_local Runtime::Task* current_task = nullptr;
@@ -812,6 +815,7 @@ void RunMember(Runtime* runtime, Runtime::Task* task, const Member& m, const int
                CoreFault& fault, CoreTimes* times, const Counting* counting) {
   ctx.fault = &fault;
   current_core_state = ctx.core_state;
+  current_context = &ctx;
   current_runtime = runtime;
   current_task = task;
   if (counting != nullptr) counting->begin(ctx.core_state);
@@ -826,6 +830,7 @@ void RunMember(Runtime* runtime, Runtime::Task* task, const Member& m, const int
   if (times != nullptr) times->end_ns = NowNs();
   if (counting != nullptr) counting->end(ctx.core_state, times->counters);
   current_core_state = nullptr;
+  current_context = nullptr;
   current_runtime = nullptr;
   current_task = nullptr;
 }
@@ -833,6 +838,8 @@ void RunMember(Runtime* runtime, Runtime::Task* task, const Member& m, const int
 }  // namespace
 
 void* CurrentCoreState() { return current_core_state; }
+
+const PyptoRtCoreContext* CurrentCoreContext() { return current_context; }
 
 void DeferCurrentTask(DeferredCondition condition) {
   if (current_task == nullptr) {
@@ -871,6 +878,8 @@ void Runtime::RunBlock(const Block& block, int cluster_id) {
                    nullptr,          core_states_[cluster_id][slot]};
     faults[i].run_faulted = &run_faulted_;
   }
+  // PYPTO_RECORD_LAUNCHES: records the block's launches (backend/launch_recorder.h); off, a flag test.
+  backend::BlockRecording recording(t->kernels, t->args, t->slots.data(), contexts.data(), count, t->sync_start);
   const bool cluster_task = begin_cluster_ && t->kernels.aic.defined() && count > 1;
   if (cluster_task) begin_cluster_(cluster_id, t->kernels.name(), member_mask);
   auto run = [&](size_t i) {

@@ -20,7 +20,7 @@ std::optional<std::string> KernelWriter::CommScalar(const Call& call) {
   const std::string& op = call.op->name;
   // A comm context is the address of its window: the engine knows the window's comm domain from it.
   auto context_of = [&](const ExprPtr& window) {
-    return "static_cast<int64_t>(reinterpret_cast<__INTPTR_TYPE__>(" + TensorOf(window, op, call.span).desc + ".data))";
+    return "static_cast<int64_t>(reinterpret_cast<__INTPTR_TYPE__>(" + TensorOf(window, op, call.span).desc + "->data))";
   };
   if (op == "system.get_comm_ctx") {
     uses_comm_ = true;
@@ -30,7 +30,7 @@ std::optional<std::string> KernelWriter::CommScalar(const Call& call) {
     uses_comm_ = true;
     const ExprPtr& ctx = call.args[0];
     std::string context = IsA<DistributedTensorType>(ctx->type) ? context_of(ctx) : ScalarAs(ctx, DataType::INT64);
-    return std::string(op == "system.rank" ? "COMM_RANK(" : "COMM_NRANKS(") + context + ", " + LocOf(call.span) + ")";
+    return std::string(op == "system.rank" ? "COMM_RANK(" : "COMM_NRANKS(") + context + ")";
   }
   return std::nullopt;
 }
@@ -125,7 +125,7 @@ void KernelWriter::EmitWait(const OpSite& site) {
   const TensorInfo& signal = TensorOf(site.call.args[0], site.op(), site.span);
   std::string cell = Cell(site, "TWAIT", signal, site.call.args[1]);
   int64_t cmp = site.call.kwargs.Get<int64_t>("cmp").value_or(1);
-  Instruction(site, "TWAIT", {signal.desc, cell, ScalarAs(site.call.args[2], DataType::INT32), std::to_string(cmp)});
+  Instruction(site, "TWAIT", {"*" + signal.desc, cell, ScalarAs(site.call.args[2], DataType::INT32), std::to_string(cmp)});
 }
 
 void KernelWriter::EmitDeferWait(const OpSite& site) {
@@ -134,14 +134,14 @@ void KernelWriter::EmitDeferWait(const OpSite& site) {
   std::string cell = Cell(site, "TDEFER_WAIT", signal, site.call.args[1]);
   std::string file = site.span.filename.empty() ? "<unknown>" : site.span.filename;
   Instruction(site, "TDEFER_WAIT",
-              {signal.desc, cell, ScalarAs(site.call.args[2], DataType::INT32), StringLiteral(file)});
+              {"*" + signal.desc, cell, ScalarAs(site.call.args[2], DataType::INT32), StringLiteral(file)});
 }
 
 void KernelWriter::EmitCollective(const OpSite& site) {
   uses_comm_ = true;
   const std::string& op = site.op();
   std::vector<std::string> descs;
-  for (const auto& arg : site.call.args) descs.push_back(TensorOf(arg, op, site.span).desc);
+  for (const auto& arg : site.call.args) descs.push_back("*" + TensorOf(arg, op, site.span).desc);
   int64_t reduce = IntKwarg(site, "op");
   if (op == "tensor.allreduce") {
     if (descs.size() < 2) {

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include "pypto/support/strings.h"
 
 namespace pypto::npu {
 
@@ -20,8 +21,10 @@ const std::set<std::string>& ReservedNames() {
       "return", "short", "signed", "sizeof", "static", "struct", "switch", "template", "this", "throw", "true",
       "try", "typedef", "typename", "union", "unsigned", "using", "virtual", "void", "volatile", "while", "xor",
       // the entry's parameters, the ISA's namespace and helpers a kernel calls
-      "args", "ctx", "pto", "kernel_entry", "WindowExtent", "Loc", "Tile", "GlobalTensor", "Shape", "Stride",
-      "DynDims", "DYNAMIC", "half", "bfloat16", "main"};
+      "args", "pto", "pypto", "kernel_entry", "Tile", "TileLeft", "TileRight", "TileAcc", "TileType", "BLayout",
+      "SLayout", "PadValue", "GlobalTensor", "Shape", "Stride", "DYNAMIC", "half", "bfloat16_t", "main",
+      "PyptoRtTensorDesc", "get_block_idx", "get_block_num", "get_sub_block_id", "set_flag", "wait_flag",
+      "pipe_barrier"};
   return names;
 }
 
@@ -62,7 +65,7 @@ std::optional<std::string> ElementType(DataType dtype) {
     case ir::DataTypeCode::UINT32: return "uint32_t";
     case ir::DataTypeCode::UINT64: return "uint64_t";
     case ir::DataTypeCode::FP16: return "half";
-    case ir::DataTypeCode::BF16: return "bfloat16";
+    case ir::DataTypeCode::BF16: return "bfloat16_t";
     case ir::DataTypeCode::FP32: return "float";
     case ir::DataTypeCode::FP64: return "double";
     default: return std::nullopt;
@@ -103,12 +106,7 @@ std::string FloatLiteral(double value, DataType dtype) {
 }
 
 std::string StringLiteral(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
+  return QuotedLiteral(text, '"');
 }
 
 const char* TileTypeName(MemorySpace space) {
@@ -147,20 +145,20 @@ const char* CmpModeName(int64_t mode) {
 
 namespace {
 
-// The layouts each space has unless the tile type says otherwise: those of
-// the ISA's shorthands (TileVec, TileMat, TileLeft, TileRight, TileAcc).
+// The layouts each space has unless the tile type says otherwise; the cube's
+// operand tiles have the ISA's shorthands (TileLeft, TileRight, TileAcc).
 struct SpaceLayout {
   ir::TileLayout blayout;
   ir::TileLayout slayout;
   int64_t fractal;
-  const char* shorthand;  // nullptr: no shorthand (Bias)
+  const char* shorthand;  // nullptr: spelled in full
 };
 
 SpaceLayout DefaultLayout(MemorySpace space) {
   using L = ir::TileLayout;
   switch (space) {
-    case MemorySpace::Vec: return {L::RowMajor, L::NoneBox, 512, "TileVec"};
-    case MemorySpace::Mat: return {L::ColMajor, L::RowMajor, 512, "TileMat"};
+    case MemorySpace::Vec: return {L::RowMajor, L::NoneBox, 512, nullptr};
+    case MemorySpace::Mat: return {L::ColMajor, L::RowMajor, 512, nullptr};
     case MemorySpace::Left: return {L::ColMajor, L::RowMajor, 512, "TileLeft"};
     case MemorySpace::Right: return {L::RowMajor, L::ColMajor, 512, "TileRight"};
     case MemorySpace::Acc: return {L::ColMajor, L::RowMajor, 1024, "TileAcc"};
@@ -182,6 +180,10 @@ const char* SLayoutName(ir::TileLayout layout) {
 std::string ExtentText(const ir::ExprPtr& extent) {
   auto value = ir::AsConstInt(extent);
   return value ? std::to_string(*value) : "DYNAMIC";
+}
+
+bool IsPlainLayout(const ir::TileType& type, const SpaceLayout& defaults) {
+  return (type.slayout ? *type.slayout : defaults.slayout) == ir::TileLayout::NoneBox;
 }
 
 }  // namespace
@@ -212,10 +214,15 @@ TileSpellingResult SpellTile(const ir::TileType& type, std::optional<ir::PadValu
   }
   std::string vr = ExtentText(spelling.valid_rows);
   std::string vc = ExtentText(spelling.valid_cols);
+  // The ISA's tiles take a dynamic valid shape as both extents (Tile(rows, cols), SetValidShape).
   spelling.dynamic_valid = vr == "DYNAMIC" || vc == "DYNAMIC";
+  if (spelling.dynamic_valid) vr = vc = "DYNAMIC";
 
   SpaceLayout defaults = DefaultLayout(*type.memory_space);
   ir::TileLayout blayout = type.blayout && *type.blayout != ir::TileLayout::NoneBox ? *type.blayout : defaults.blayout;
+  // One column is the same storage in either order, and the ISA's row-major
+  // plain tiles need whole 32-byte rows: a column vector is column-major.
+  if (cols == 1 && rows > 1 && IsPlainLayout(type, defaults)) blayout = ir::TileLayout::ColMajor;
   ir::TileLayout slayout = type.slayout ? *type.slayout : defaults.slayout;
   int64_t fractal = type.fractal != 0 ? type.fractal : defaults.fractal;
   ir::PadValue pad = pad_override ? *pad_override : type.pad;
@@ -223,11 +230,9 @@ TileSpellingResult SpellTile(const ir::TileType& type, std::optional<ir::PadValu
   std::string dims = *element + ", " + std::to_string(rows) + ", " + std::to_string(cols);
 
   bool default_layout = blayout == defaults.blayout && slayout == defaults.slayout && fractal == defaults.fractal;
-  bool vec = *type.memory_space == MemorySpace::Vec;
-  if (defaults.shorthand && default_layout && (vec || pad == ir::PadValue::Null)) {
+  if (defaults.shorthand && default_layout && pad == ir::PadValue::Null) {
     std::string text = std::string(defaults.shorthand) + "<" + dims;
-    if (!full_valid || pad != ir::PadValue::Null) text += ", " + vr + ", " + vc;
-    if (pad != ir::PadValue::Null) text += std::string(", PadValue::") + PadName(pad);
+    if (!full_valid) text += ", " + vr + ", " + vc;
     spelling.type = text + ">";
     return {spelling, ""};
   }

@@ -47,7 +47,7 @@ const char* CmpModeName(int64_t mode);            // "LT"; nullptr outside 0..5
 // A tile type as the ISA spells it. Valid extents that are not constants
 // are DYNAMIC in the type; their run-time values come from `valid_exprs`.
 struct TileSpelling {
-  std::string type;                    // TileVec<float, 32, 128> or Tile<TileType::Bias, ...>
+  std::string type;                    // Tile<TileType::Vec, float, 32, 128, ...> or TileLeft<half, 64, 64>
   bool dynamic_valid = false;          // the declaration passes (valid_rows, valid_cols)
   ir::ExprPtr valid_rows, valid_cols;  // the IR's valid extents (or the static ones)
 };

@@ -37,6 +37,9 @@ std::string Unparenthesized(const std::string& text) {
   return text.substr(1, text.size() - 2);
 }
 
+// Strides come from the tensor's descriptor: a view may be strided in any dim.
+const char* const kAllDynamicStride = "Stride<DYNAMIC, DYNAMIC, DYNAMIC, DYNAMIC, DYNAMIC>";
+
 // The dims of a tensor right-aligned to the ISA's five: dim `axis` of a rank `rank` tensor.
 size_t FiveDimIndex(size_t rank, size_t axis) { return 5 - rank + axis; }
 
@@ -56,8 +59,11 @@ void KernelWriter::FailAt(const std::string& op, const std::string& message, con
 
 void KernelWriter::Fail(const OpSite& site, const std::string& message) const { FailAt(site.op(), message, site.span); }
 
-std::string KernelWriter::LocOf(const Span& span) const {
-  return "Loc{" + std::to_string(std::max(span.begin_line, 0)) + "}";
+void KernelWriter::MarkLine(const Span& span) {
+  int line = std::max(span.begin_line, 0);
+  if (line == marked_line_) return;
+  Line("PYPTO_LOC(" + std::to_string(line) + ");");
+  marked_line_ = line;
 }
 
 std::string KernelWriter::Where(const Span& span) const {
@@ -65,12 +71,33 @@ std::string KernelWriter::Where(const Span& span) const {
   return "  // " + span.filename + ":" + std::to_string(span.begin_line);
 }
 
-void KernelWriter::Line(const std::string& text) { body_ << std::string(2 * indent_, ' ') << text << "\n"; }
+void KernelWriter::Line(const std::string& text) {
+  body_ << std::string(2 * indent_, ' ') << text << "\n";
+  // Code after a brace may run after any other line: the next instruction says its line again.
+  if (!text.empty() && (text.back() == '{' || text.front() == '}')) marked_line_ = -1;
+}
 
 void KernelWriter::Instruction(const OpSite& site, const std::string& name, const std::vector<std::string>& operands) {
-  std::vector<std::string> all = operands;
-  all.push_back(LocOf(site.span));
-  Line(name + "(" + Join(all) + ");" + Where(site.span));
+  MarkLine(site.span);
+  Line(name + "(" + Join(operands) + ");" + Where(site.span));
+}
+
+std::string KernelWriter::ElementOffset(const ExprPtr& tile, const ExprPtr& row, const ExprPtr& col,
+                                        const std::string& op, const Span& span) {
+  auto type = As<TileType>(tile->type);
+  auto shape = type ? StaticShape(type->shape) : std::nullopt;
+  if (!shape || shape->empty() || shape->size() > 2) FailAt(op, "the tile must be 1-D or 2-D with a static shape", span);
+  if (type->slayout && *type->slayout != TileLayout::NoneBox) {
+    FailAt(op, "element access reads a tile in its plain row- or column-major order, and this tile is boxed "
+               "(fractal); move it to a Vec tile first", span);
+  }
+  int64_t rows = shape->size() == 1 ? 1 : (*shape)[0];
+  int64_t cols = shape->back();
+  std::string r = ScalarAs(row, DataType::INT32), c = ScalarAs(col, DataType::INT32);
+  if (type->blayout && *type->blayout == TileLayout::ColMajor && cols != 1) {
+    return c + " * " + std::to_string(rows) + " + " + r;
+  }
+  return r + " * " + std::to_string(cols) + " + " + c;
 }
 
 std::string KernelWriter::CxxScalarType(DataType dtype, const Span& span) const {
@@ -89,47 +116,60 @@ std::string KernelWriter::Write() {
   DeclareParams();
   EmitBlock(function_->body);
 
-  // Slots: tensors first, then scalars, each in parameter order (kernel_abi.h).
-  std::map<const Var*, std::string> slot_reads;
+  // The entry unpacks the slots (pypto/runtime/kernel_args.h): tensors
+  // first, then scalars, each in parameter order; the body takes them in the
+  // IR's order.
+  std::ostringstream unpack;
+  std::map<const Var*, std::string> passed;
   int slot = 0;
   for (const auto& p : function_->params) {
-    if (tensors_.count(p.get()) != 0) slot_reads[p.get()] = "TensorArg(args, " + std::to_string(slot++) + ")";
+    auto it = tensors_.find(p.get());
+    if (it == tensors_.end()) continue;
+    const std::string& desc = it->second.desc;
+    unpack << "  __gm__ PyptoRtTensorDesc* " << desc << " = reinterpret_cast<__gm__ PyptoRtTensorDesc*>(args["
+           << slot++ << "]);\n";
+    passed[p.get()] = desc;
   }
   for (const auto& p : function_->params) {
     if (tensors_.count(p.get()) != 0) continue;
     DataType dtype = *ScalarDType(p->type);
-    std::string read = "ScalarArg<" + *ElementType(dtype) + ">(args, " + std::to_string(slot++) + ")";
-    if (ComputeDType(dtype) != dtype) read = "static_cast<float>(" + read + ")";
-    slot_reads[p.get()] = read;
+    const std::string& name = scalars_.at(p.get());
+    std::string bits = names_.Fresh(name + "_conv");
+    unpack << "  union { uint64_t u64; " << *ElementType(dtype) << " val; } " << bits << ";\n"
+           << "  " << bits << ".u64 = static_cast<uint64_t>(args[" << slot++ << "]);\n";
+    passed[p.get()] = ComputeDType(dtype) != dtype ? "static_cast<float>(" + bits + ".val)" : bits + ".val";
   }
-  // The body takes its parameters in the IR's order.
   std::vector<std::string> params;
   std::vector<std::string> call_args;
   for (const auto& p : function_->params) {
     if (auto it = tensors_.find(p.get()); it != tensors_.end()) {
-      params.push_back("const PyptoRtTensorDesc& " + it->second.desc);
+      params.push_back("__gm__ PyptoRtTensorDesc* " + it->second.desc);
     } else {
       params.push_back(CxxScalarType(*ScalarDType(p->type), p->span) + " " + scalars_.at(p.get()));
     }
-    call_args.push_back(slot_reads.at(p.get()));
+    call_args.push_back(passed.at(p.get()));
   }
-  if (uses_ctx_) {
-    params.push_back("const PyptoRtCoreContext* ctx");
-    call_args.push_back("ctx");
+  if (uses_args_) {
+    params.push_back("__gm__ int64_t* args");
+    call_args.push_back("args");
   }
 
   const Span& span = function_->span;
   std::string file = span.filename.empty() ? "<unknown>" : span.filename;
   std::ostringstream out;
   out << "// Generated by PyPTO from " << file << ":" << span.begin_line << " (function " << function_->name << ")\n"
-      << "#include \"pypto/isa/kernel_abi.h\"\n" << (uses_comm_ ? "#include \"pypto/isa/comm.h\"\n" : "") << "\n"
+      << "#include <stdint.h>\n"
+      << "#include <pto/pto-inst.hpp>\n"
+      << "#include \"pypto/runtime/kernel_args.h\"\n"
+      << (uses_comm_ ? "#include \"pypto/isa/comm.h\"\n" : "") << "\n"
+      << "// The user's source line of the instructions that follow, for the simulator's fault messages.\n"
+      << "#ifndef PYPTO_LOC\n#define PYPTO_LOC(line)\n#endif\n\n"
       << "using namespace pto;\n\n";
-  out << "static void " << body_name << "(" << Join(params) << ") {\n"
+  out << "static __aicore__ void " << body_name << "(" << Join(params) << ") {\n"
       << body_.str() << "}\n\n"
-      << "extern \"C\" void kernel_entry(const int64_t* args, PyptoRtCoreContext* ctx) {\n";
-  if (!uses_ctx_ && call_args.empty()) out << "  (void)args;\n";
-  out << "  " << body_name << "(" << Join(call_args) << ");\n"
-      << "  pypto_sim_finish_kernel(ctx, " << StringLiteral(file) << ");\n"
+      << "extern \"C\" __aicore__ void kernel_entry(__gm__ int64_t* args) {\n";
+  if (slot == 0 && !uses_args_) out << "  (void)args;\n";
+  out << unpack.str() << "  " << body_name << "(" << Join(call_args) << ");\n"
       << "}\n";
   return out.str();
 }
@@ -145,7 +185,7 @@ void KernelWriter::DeclareParams() {
                        "; global tensors have 1 to 5 dims", p->span);
       }
       TensorInfo info{names_.Fresh(p->name_hint), "", tensor};
-      info.desc = names_.Fresh(info.name + "_desc");
+      info.desc = names_.Fresh(info.name + "_tensor");
       tensors_[p.get()] = info;
     } else if (ScalarDType(p->type)) {
       scalars_[p.get()] = names_.Fresh(p->name_hint);
@@ -158,18 +198,21 @@ void KernelWriter::DeclareParams() {
     auto it = tensors_.find(p.get());
     if (it == tensors_.end()) continue;
     const TensorInfo& t = it->second;
-    std::vector<std::string> dims;
-    bool dynamic = false;
-    for (const auto& d : t.type->shape) {
-      auto v = AsConstInt(d);
-      dynamic |= !v;
-      dims.push_back(v ? std::to_string(*v) : "DYNAMIC");
+    // Right-aligned to the ISA's five dims; the descriptor holds the view's shape and strides.
+    size_t rank = t.type->rank();
+    std::vector<std::string> dims(5, "1"), dim_values(5, "1"), strides(5, "0");
+    for (size_t axis = 0; axis < rank; ++axis) {
+      size_t k = FiveDimIndex(rank, axis);
+      auto v = AsConstInt(t.type->shape[axis]);
+      dims[k] = v ? std::to_string(*v) : "DYNAMIC";
+      dim_values[k] = v ? std::to_string(*v) : t.desc + "->shape[" + std::to_string(axis) + "]";
+      strides[k] = t.desc + "->strides[" + std::to_string(axis) + "]";
     }
-    std::vector<std::string> strides(t.type->rank(), "DYNAMIC");
     std::string element = *ElementType(t.type->dtype);
-    Line("GlobalTensor<" + element + ", Shape<" + Join(dims) + ">, Stride<" + Join(strides) + ">> " + t.name +
-         "(static_cast<" + element + "*>(" + t.desc + ".data), " + (dynamic ? "DescShape(" + t.desc + ")" : "{}") +
-         ", DescStrides(" + t.desc + "));");
+    std::string type = names_.Fresh(t.name + "_global");
+    Line("using " + type + " = GlobalTensor<" + element + ", Shape<" + Join(dims) + ">, " + kAllDynamicStride + ">;");
+    Line(type + " " + t.name + "(reinterpret_cast<__gm__ " + element + "*>(" + t.desc + "->data), " + type +
+         "::Shape(" + Join(dim_values) + "), " + type + "::Stride(" + Join(strides) + "));");
     // A dynamic dim named by a variable (pl.dynamic) reads the descriptor.
     for (size_t axis = 0; axis < t.type->rank(); ++axis) {
       auto var = As<Var>(t.type->shape[axis]);
@@ -299,7 +342,8 @@ void KernelWriter::CarryInto(const VarPtr& target, const ExprPtr& value, const S
                                  ".GetValidCol());");
       return;
     }
-    Line("TMOV(" + to.name + ", " + from.name + ", " + LocOf(span) + ");" + Where(span));
+    MarkLine(span);
+    Line("TMOV(" + to.name + ", " + from.name + ");" + Where(span));
     return;
   }
   Line(scalars_.at(target.get()) + " = " + ScalarAs(value, *ScalarDType(target->type)) + ";");
@@ -396,7 +440,8 @@ std::string KernelWriter::DeclareTileAs(const VarPtr& var, const Ref<TileType>& 
     ctor = "(" + ScalarAs(s.valid_rows, DataType::INT32) + ", " + ScalarAs(s.valid_cols, DataType::INT32) + ")";
   }
   Line(s.type + " " + name + ctor + ";");
-  Line("TASSIGN(" + name + ", " + Hex(*address) + ", " + LocOf(span) + ");" + (note.empty() ? "" : "  // " + note));
+  MarkLine(span);
+  Line("TASSIGN(" + name + ", " + Hex(*address) + ");" + (note.empty() ? "" : "  // " + note));
   tiles_[var.get()] = TileInfo{name, memref->memory_space, *address, s.dynamic_valid};
   return name;
 }
@@ -435,7 +480,7 @@ const KernelWriter::TensorInfo& KernelWriter::TensorOf(const ExprPtr& e, const s
 
 std::string KernelWriter::TensorDim(const TensorInfo& tensor, size_t axis) const {
   if (auto v = AsConstInt(tensor.type->shape[axis])) return std::to_string(*v);
-  return tensor.name + ".shape[" + std::to_string(FiveDimIndex(tensor.type->rank(), axis)) + "]";
+  return tensor.name + ".GetShape(" + std::to_string(FiveDimIndex(tensor.type->rank(), axis)) + ")";
 }
 
 // A GlobalTensor over the window at `offsets` with the tile's `extents`, cut
@@ -450,15 +495,15 @@ std::string KernelWriter::Window(const OpSite& site, const char* instruction, co
     Fail(site, "the window has " + std::to_string(origin.size()) + " offsets and " + std::to_string(extents.size()) +
                    " extents for a rank " + std::to_string(rank) + " tensor");
   }
-  std::string pointer = tensor.name + ".data";
-  std::vector<std::string> shape_dims, dyn(5, "1");
+  std::string pointer = tensor.name + ".data()";
+  std::vector<std::string> shape_dims(5, "1"), dyn(5, "1");
   bool dynamic = false;
   for (size_t i = 0; i < rank; ++i) {
     auto off = AsConstInt(origin[i]);
     auto dim = AsConstInt(tensor.type->shape[i]);
     std::string offset = ScalarAs(origin[i], DataType::INDEX);
     size_t k = FiveDimIndex(rank, i);
-    if (!off || *off != 0) pointer += " + " + offset + " * " + tensor.name + ".stride[" + std::to_string(k) + "]";
+    if (!off || *off != 0) pointer += " + " + offset + " * " + tensor.name + ".GetStride(" + std::to_string(k) + ")";
     // The instruction moves the tile's valid region: a smaller valid extent
     // (a partial tile at the tensor's end) is the window's extent.
     std::optional<int64_t> want = extents[i];
@@ -470,20 +515,24 @@ std::string KernelWriter::Window(const OpSite& site, const char* instruction, co
     std::string extent;
     if (off && dim && want) {
       extent = std::to_string(*off < 0 || *off >= *dim ? 0 : std::min(*dim - *off, *want));
-      shape_dims.push_back(extent);
+      shape_dims[k] = extent;
     } else {
       dynamic = true;
-      extent = "WindowExtent(" + TensorDim(tensor, i) + ", " + offset + ", " + want_text + ", \"" + instruction +
-               "\", " + LocOf(site.span) + ")";
-      shape_dims.push_back("DYNAMIC");
+      extent = "pypto::WindowExtent(" + TensorDim(tensor, i) + ", " + offset + ", " + want_text + ", \"" +
+               instruction + "\")";
+      shape_dims[k] = "DYNAMIC";
     }
     dyn[k] = extent;
   }
   std::string element = *ElementType(tensor.type->dtype);
   std::string name = names_.Fresh(name_hint);
-  std::vector<std::string> strides(rank, "DYNAMIC");
-  Line("GlobalTensor<" + element + ", Shape<" + Join(shape_dims) + ">, Stride<" + Join(strides) + ">> " + name + "(" +
-       pointer + ", " + (dynamic ? "DynDims{{" + Join(dyn) + "}}" : "{}") + ", DescStrides(" + tensor.desc + "));");
+  std::vector<std::string> strides;
+  for (size_t k = 0; k < 5; ++k) strides.push_back(tensor.name + ".GetStride(" + std::to_string(k) + ")");
+  // A window that may leave its tensor is reported at the instruction's line.
+  if (dynamic) MarkLine(site.span);
+  std::string type = "GlobalTensor<" + element + ", Shape<" + Join(shape_dims) + ">, " + kAllDynamicStride + ">";
+  Line(type + " " + name + "(" + pointer + ", Shape<" + Join(shape_dims) + ">(" + (dynamic ? Join(dyn) : "") + "), " +
+       kAllDynamicStride + "(" + Join(strides) + "));");
   return name;
 }
 
@@ -579,10 +628,11 @@ void KernelWriter::EmitAssemble(const OpSite& site) {
       ScalarAs(source_type->valid_shape.empty() ? Int(rows) : source_type->valid_shape[0], DataType::INT32);
   std::string vc = ScalarAs(source_type->valid_shape.empty() ? Int((*source_shape)[1]) : source_type->valid_shape[1],
                             DataType::INT32);
-  Line("TileVec<" + element + ", " + std::to_string(rows) + ", " + std::to_string(row_len) + ", DYNAMIC, DYNAMIC> " +
-       window + "(" + vr + ", " + vc + ");");
-  Line("TASSIGN(" + window + ", " + Hex(target.address + bytes) + ", " + LocOf(site.span) + ");  // [" +
-       std::to_string(r0) + ", " + std::to_string(c0) + "] of " + target.name);
+  Line("Tile<TileType::Vec, " + element + ", " + std::to_string(rows) + ", " + std::to_string(row_len) +
+       ", BLayout::RowMajor, DYNAMIC, DYNAMIC> " + window + "(" + vr + ", " + vc + ");");
+  MarkLine(site.span);
+  Line("TASSIGN(" + window + ", " + Hex(target.address + bytes) + ");  // [" + std::to_string(r0) + ", " +
+       std::to_string(c0) + "] of " + target.name);
   Instruction(site, "TMOV", {window, source});
   if (site.result) tiles_[site.result.get()] = target;
 }
@@ -686,10 +736,10 @@ std::string KernelWriter::Unary(const UnaryExpr& e) {
 std::string KernelWriter::ScalarCall(const Call& call) {
   const std::string& op = call.op->name;
   if (op == "tile.get_block_idx" || op == "tile.get_block_num" || op == "tile.get_subblock_idx") {
-    uses_ctx_ = true;
-    std::string field = op == "tile.get_block_idx" ? "block_idx" : op == "tile.get_block_num" ? "block_num"
-                                                                                                : "subblock_idx";
-    return "static_cast<int64_t>(ctx->" + field + ")";
+    uses_args_ = true;
+    std::string read = op == "tile.get_block_idx" ? "get_block_idx" : op == "tile.get_block_num" ? "get_block_num"
+                                                                                                   : "get_sub_block_id";
+    return "static_cast<int64_t>(" + read + "(args))";
   }
   if (op == "system.reserve_buffer" || op == "system.import_peer_buffer") {
     // The simulator keeps the rings itself; the address names the bytes the allocator kept free.
@@ -709,8 +759,7 @@ std::string KernelWriter::ScalarCall(const Call& call) {
     std::vector<ExprPtr> indices = TupleElements(call.args[1]);
     if (indices.size() == 1) indices.insert(indices.begin(), Int(0));
     if (indices.size() != 2) FailAt(op, "tile.read of a 2-D tile takes two indices", call.span);
-    std::string at = tile.name + ".At(" + ScalarAs(indices[0], DataType::INT32) + ", " +
-                     ScalarAs(indices[1], DataType::INT32) + ")";
+    std::string at = tile.name + ".data()[" + ElementOffset(call.args[0], indices[0], indices[1], op, call.span) + "]";
     return "static_cast<" + CxxScalarType(*ScalarDType(call.type), call.span) + ">(" + at + ")";
   }
   if (auto comm = CommScalar(call)) return *comm;

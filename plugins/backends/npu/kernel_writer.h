@@ -1,7 +1,8 @@
 // KernelWriter: one kernel function (InCore, AIC or AIV) of a lowered
-// program -> one PTO-ISA C++ source that compiles against
-// sdk/include/pypto/isa and follows the kernel ABI of
-// sdk/include/pypto/isa/kernel_abi.h.
+// program -> one PTO-ISA C++ source: it includes <pto/pto-inst.hpp> and
+// compiles against the simulator's implementation (sdk/include/pto) and the
+// real pto-isa alike, with the entry kernel_entry(__gm__ int64_t* args) of
+// core/include/pypto/runtime/kernel_args.h.
 #pragma once
 
 #include <map>
@@ -46,11 +47,15 @@ class KernelWriter {
   // A scalar operand in `dtype` (literals are spelled in it, others cast).
   std::string ScalarAs(const ir::ExprPtr& e, ir::DataType dtype);
   std::string Scalar(const ir::ExprPtr& e);
-  // `NAME(operands..., Loc{line});  // file:line`
+  // `PYPTO_LOC(line);` when the line differs from the last one marked, then `NAME(operands...);  // file:line`
   void Instruction(const OpSite& site, const std::string& name, const std::vector<std::string>& operands);
   void Line(const std::string& text);
-  std::string LocOf(const Span& span) const;
+  // `PYPTO_LOC(line);`: the simulator names this line in the faults of the instructions that follow.
+  void MarkLine(const Span& span);
   std::string Where(const Span& span) const;
+  // The element offset of (row, col) in the storage of 2-D tile `tile` (data()[offset]).
+  std::string ElementOffset(const ir::ExprPtr& tile, const ir::ExprPtr& row, const ir::ExprPtr& col,
+                            const std::string& op, const Span& span);
 
   void EmitLoad(const OpSite& site);
   void EmitStore(const OpSite& site);
@@ -81,7 +86,7 @@ class KernelWriter {
   };
   struct TensorInfo {
     std::string name;  // the GlobalTensor over the whole descriptor
-    std::string desc;  // the PyptoRtTensorDesc parameter
+    std::string desc;  // the __gm__ PyptoRtTensorDesc* parameter
     ir::Ref<ir::TensorType> type;
   };
 
@@ -134,7 +139,8 @@ class KernelWriter {
   std::vector<std::vector<ir::VarPtr>> yield_targets_;
   std::ostringstream body_;
   int indent_ = 1;
-  bool uses_ctx_ = false;
+  int marked_line_ = -1;    // the line of the last PYPTO_LOC on the straight-line path, -1 after a brace
+  bool uses_args_ = false;  // the body reads the block index from the entry's args
   bool uses_comm_ = false;  // the kernel includes pypto/isa/comm.h
 };
 

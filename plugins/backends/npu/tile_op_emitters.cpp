@@ -158,8 +158,8 @@ void EmitWrite(KernelWriter& w, const OpSite& site) {
   std::string value = w.ScalarAs(site.call.args[2], ComputeDType(dtype));
   if (ComputeDType(dtype) != dtype) value = "static_cast<" + *ElementType(dtype) + ">(" + value + ")";
   std::string dst = w.DeclareResult(site, std::nullopt, "the storage of " + tile);
-  w.Line(dst + ".At(" + w.ScalarAs(at[0], DataType::INT32) + ", " + w.ScalarAs(at[1], DataType::INT32) +
-         ") = " + value + ";" + w.Where(site.span));
+  w.Line(dst + ".data()[" + w.ElementOffset(site.call.args[0], at[0], at[1], site.op(), site.span) + "] = " + value +
+         ";" + w.Where(site.span));
 }
 
 // Ops that order work between pipes or cores: the simulated core runs each

@@ -12,6 +12,7 @@
 #include "pypto/ir/ir.h"
 #include "pypto/ir/visitor.h"
 #include "pypto/ops/registry.h"
+#include "pypto/support/strings.h"
 
 namespace pypto::pld_host {
 
@@ -30,12 +31,7 @@ std::string Join(const std::vector<std::string>& parts) {
 }
 
 std::string Quoted(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) {
-    if (c == '\\' || c == '\'') out += '\\';
-    out += c;
-  }
-  return out + "'";
+  return QuotedLiteral(text, '\'');
 }
 
 bool IsPythonKeyword(const std::string& name) {

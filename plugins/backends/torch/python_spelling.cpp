@@ -5,6 +5,7 @@
 #include <iomanip>
 #include <regex>
 #include <sstream>
+#include "pypto/support/strings.h"
 
 namespace pypto::torch_codegen {
 
@@ -84,12 +85,7 @@ std::string FloatLiteral(double value) {
 }
 
 std::string StringLiteral(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) {
-    if (c == '\\' || c == '\'') out += '\\';
-    out += c;
-  }
-  return out + "'";
+  return QuotedLiteral(text, '\'');
 }
 
 std::string OpFunctionName(const std::string& op_name) {

@@ -11,7 +11,18 @@
 // 64 KiB), Acc holds 128 x 128 FP32 (64 KiB of 128 KiB). On the simulator
 // large blocks pay: TMATMUL packs its operands once per call and then runs
 // a register-blocked micro-kernel over the whole block.
-#include "pypto/isa/kernel_abi.h"
+//
+// PTO-ISA C++ (<pto/pto-inst.hpp>): it compiles against PyPTO's simulator
+// and against the real pto-isa headers alike.
+#include <stdint.h>
+
+#include <pto/pto-inst.hpp>
+
+#include "pypto/runtime/kernel_args.h"
+
+#ifndef PYPTO_LOC
+#define PYPTO_LOC(line)
+#endif
 
 using namespace pto;
 
@@ -21,24 +32,30 @@ constexpr int kBlockM = 128;
 constexpr int kBlockN = 128;
 constexpr int kBlockK = 128;
 
+// Mat (L1) tiles in the cube's fractal layout.
 template <typename T, int Rows, int Cols>
-using Window = GlobalTensor<T, Shape<Rows, Cols>, Stride<DYNAMIC, DYNAMIC>>;
+using MatTile = Tile<TileType::Mat, T, Rows, Cols, BLayout::ColMajor, Rows, Cols, SLayout::RowMajor, 512>;
+
+// A Rows x Cols window of a 2-D tensor, with the tensor's strides.
+template <typename T, int Rows, int Cols>
+using Window = GlobalTensor<T, Shape<1, 1, 1, Rows, Cols>, Stride<1, 1, 1, DYNAMIC, DYNAMIC>>;
 
 // The Rows x Cols window of a 2-D tensor whose first element is (row, col).
 template <typename T, int Rows, int Cols>
-Window<T, Rows, Cols> WindowAt(const PyptoRtTensorDesc& t, int64_t row, int64_t col) {
-  T* first = static_cast<T*>(t.data) + row * t.strides[0] + col * t.strides[1];
-  return Window<T, Rows, Cols>(first, {}, DescStrides(t));
+__aicore__ Window<T, Rows, Cols> WindowAt(__gm__ PyptoRtTensorDesc* t, int64_t row, int64_t col) {
+  using W = Window<T, Rows, Cols>;
+  __gm__ T* first = reinterpret_cast<__gm__ T*>(t->data) + row * t->strides[0] + col * t->strides[1];
+  return W(first, typename W::Shape(), typename W::Stride(t->strides[0], t->strides[1]));
 }
 
 struct Tiles {
-  TileMat<half, kBlockM, kBlockK> a_mat;
-  TileMat<half, kBlockK, kBlockN> b_mat;
+  MatTile<half, kBlockM, kBlockK> a_mat;
+  MatTile<half, kBlockK, kBlockN> b_mat;
   TileLeft<half, kBlockM, kBlockK> a_left;
   TileRight<half, kBlockK, kBlockN> b_right;
   TileAcc<float, kBlockM, kBlockN> acc;
 
-  Tiles() {
+  __aicore__ Tiles() {
     TASSIGN(a_mat, 0x0);
     TASSIGN(b_mat, kBlockM * kBlockK * sizeof(half));
     TASSIGN(a_left, 0x0);
@@ -48,8 +65,8 @@ struct Tiles {
 };
 
 // One K step of block (m, n): a[m, k] @ b[k, n], added to acc unless it is the first.
-void MultiplyStep(Tiles& t, const PyptoRtTensorDesc& a, const PyptoRtTensorDesc& b, int64_t m, int64_t n,
-                  int64_t k) {
+__aicore__ void MultiplyStep(Tiles& t, __gm__ PyptoRtTensorDesc* a, __gm__ PyptoRtTensorDesc* b, int64_t m,
+                             int64_t n, int64_t k) {
   auto a_window = WindowAt<half, kBlockM, kBlockK>(a, m, k);
   auto b_window = WindowAt<half, kBlockK, kBlockN>(b, k, n);
   TLOAD(t.a_mat, a_window);
@@ -59,12 +76,12 @@ void MultiplyStep(Tiles& t, const PyptoRtTensorDesc& a, const PyptoRtTensorDesc&
   if (k == 0) {
     TMATMUL(t.acc, t.a_left, t.b_right);
   } else {
-    TMATMUL_ACC(t.acc, t.a_left, t.b_right);
+    TMATMUL_ACC(t.acc, t.acc, t.a_left, t.b_right);
   }
 }
 
-void Gemm(const PyptoRtTensorDesc& a, const PyptoRtTensorDesc& b, const PyptoRtTensorDesc& c) {
-  const int64_t rows = a.shape[0], depth = a.shape[1], cols = b.shape[1];
+__aicore__ void Gemm(__gm__ PyptoRtTensorDesc* a, __gm__ PyptoRtTensorDesc* b, __gm__ PyptoRtTensorDesc* c) {
+  const int64_t rows = a->shape[0], depth = a->shape[1], cols = b->shape[1];
   Tiles t;
   for (int64_t m = 0; m < rows; m += kBlockM) {
     for (int64_t n = 0; n < cols; n += kBlockN) {
@@ -77,8 +94,8 @@ void Gemm(const PyptoRtTensorDesc& a, const PyptoRtTensorDesc& b, const PyptoRtT
 
 }  // namespace
 
-// Slots: a, b, c (manifest order).
-extern "C" void kernel_entry(const int64_t* args, PyptoRtCoreContext* ctx) {
-  Gemm(TensorArg(args, 0), TensorArg(args, 1), TensorArg(args, 2));
-  pypto_sim_finish_kernel(ctx, __FILE__);
+// Slots: the descriptors of a, b, c (manifest order).
+extern "C" __aicore__ void kernel_entry(__gm__ int64_t* args) {
+  Gemm(reinterpret_cast<__gm__ PyptoRtTensorDesc*>(args[0]), reinterpret_cast<__gm__ PyptoRtTensorDesc*>(args[1]),
+       reinterpret_cast<__gm__ PyptoRtTensorDesc*>(args[2]));
 }

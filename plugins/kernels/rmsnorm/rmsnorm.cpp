@@ -4,67 +4,91 @@
 // scaling by 1/rms and by gamma run on the block in place, then one store.
 // gamma is loaded once for the whole tensor.
 //
-// A row lives whole in one tile: two kBlockRows x kMaxCols tiles and gamma
-// take 144 KiB of the 184 KiB Vec buffer. A tensor wider than kMaxCols is a
-// ValidShape fault of the tile's constructor, reported with this file and
-// line; the last block may have fewer rows.
-#include "pypto/isa/kernel_abi.h"
+// A row lives whole in one tile: the block, the squares and the scratch tile
+// TROWSUM reduces through (a2a3) are kBlockRows x kMaxCols each; with gamma
+// they take 112 KiB of the 184 KiB Vec buffer. A tensor wider than kMaxCols
+// is a ValidShape fault of the first instruction that uses the block, which
+// the runtime reports with the kernel's name; the last block may have fewer
+// rows.
+//
+// PTO-ISA C++ (<pto/pto-inst.hpp>): it compiles against PyPTO's simulator
+// and against the real pto-isa headers alike.
+#include <stdint.h>
+
+#include <pto/pto-inst.hpp>
+
+#include "pypto/runtime/kernel_args.h"
+
+#ifndef PYPTO_LOC
+#define PYPTO_LOC(line)
+#endif
 
 using namespace pto;
 
 namespace {
 
-constexpr int kBlockRows = 4;
+constexpr int kBlockRows = 2;
 constexpr int kMaxCols = 4096;
+// A column tile's rows (and a row tile's columns) fill at least 32 bytes, as the ISA requires.
+constexpr int kStatRows = 8;
 constexpr uint64_t kRowsBytes = kBlockRows * kMaxCols * sizeof(float);
+constexpr uint64_t kGammaBytes = kMaxCols * sizeof(float);
 
 using RowsTile = Tile<TileType::Vec, float, kBlockRows, kMaxCols, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
 using GammaTile = Tile<TileType::Vec, float, 1, kMaxCols, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
-using RowStatTile = Tile<TileType::Vec, float, kBlockRows, 8, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
-using Window = GlobalTensor<float, Shape<DYNAMIC, DYNAMIC>, Stride<DYNAMIC, DYNAMIC>>;
+// One value per row, [rows, 1]: what TROWSUM writes and TROWEXPANDMUL broadcasts.
+using RowStatTile = Tile<TileType::Vec, float, kStatRows, 1, BLayout::ColMajor, DYNAMIC, DYNAMIC>;
+// The same values as one row, [1, rows], for the element-wise ops, which take row-major tiles only.
+using RowStatLine = Tile<TileType::Vec, float, 1, kStatRows, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
+using Rows = GlobalTensor<float, Shape<1, 1, 1, DYNAMIC, DYNAMIC>, Stride<1, 1, 1, DYNAMIC, DYNAMIC>>;
 
 // `rows` whole rows of a 2-D tensor from row `row` on.
-Window RowsAt(const PyptoRtTensorDesc& t, int64_t row, int64_t rows) {
-  float* first = static_cast<float*>(t.data) + row * t.strides[0];
-  return Window(first, DynDims{{1, 1, 1, rows, t.shape[1]}}, DescStrides(t));
+__aicore__ Rows RowsAt(__gm__ PyptoRtTensorDesc* t, int64_t row, int64_t rows) {
+  __gm__ float* first = reinterpret_cast<__gm__ float*>(t->data) + row * t->strides[0];
+  return Rows(first, Rows::Shape(rows, t->shape[1]), Rows::Stride(t->strides[0], t->strides[1]));
 }
 
 struct Scratch {
   RowsTile block;
   RowsTile squares;
-  RowStatTile inv_rms;
+  RowsTile reduce;
+  RowStatTile inv_rms;       // 1 / rms of each row...
+  RowStatLine inv_rms_line;  // ...and the same memory as a row
 
-  Scratch(int rows, int cols) : block(rows, cols), squares(rows, cols), inv_rms(rows, 1) {
+  __aicore__ Scratch(int rows, int cols)
+      : block(rows, cols), squares(rows, cols), reduce(rows, cols), inv_rms(rows, 1), inv_rms_line(1, rows) {
     TASSIGN(block, 0x0);
     TASSIGN(squares, kRowsBytes);
-    TASSIGN(inv_rms, 2 * kRowsBytes + kMaxCols * sizeof(float));
+    TASSIGN(reduce, 2 * kRowsBytes);
+    TASSIGN(inv_rms, 3 * kRowsBytes + kGammaBytes);
+    TASSIGN(inv_rms_line, 3 * kRowsBytes + kGammaBytes);
   }
 };
 
-void RmsNormBlock(const PyptoRtTensorDesc& x, const PyptoRtTensorDesc& out, const GammaTile& gamma, float eps,
-                  int64_t row, int rows) {
-  const int cols = static_cast<int>(x.shape[1]);
+__aicore__ void RmsNormBlock(__gm__ PyptoRtTensorDesc* x, __gm__ PyptoRtTensorDesc* out, GammaTile& gamma, float eps,
+                             int64_t row, int rows) {
+  const int cols = static_cast<int>(x->shape[1]);
   Scratch s(rows, cols);
   auto x_rows = RowsAt(x, row, rows);
   TLOAD(s.block, x_rows);
   TMUL(s.squares, s.block, s.block);
-  TROWSUM(s.inv_rms, s.squares);
-  TMULS(s.inv_rms, s.inv_rms, 1.0f / static_cast<float>(cols));
-  TADDS(s.inv_rms, s.inv_rms, eps);
-  TRSQRT(s.inv_rms, s.inv_rms);
+  TROWSUM(s.inv_rms, s.squares, s.reduce);
+  TMULS(s.inv_rms_line, s.inv_rms_line, 1.0f / static_cast<float>(cols));
+  TADDS(s.inv_rms_line, s.inv_rms_line, eps);
+  TRSQRT(s.inv_rms_line, s.inv_rms_line);
   TROWEXPANDMUL(s.block, s.block, s.inv_rms);
   TCOLEXPANDMUL(s.block, s.block, gamma);
   auto out_rows = RowsAt(out, row, rows);
   TSTORE(out_rows, s.block);
 }
 
-void RmsNorm(const PyptoRtTensorDesc& x, const PyptoRtTensorDesc& gamma_desc, const PyptoRtTensorDesc& out,
-             float eps) {
-  GammaTile gamma(1, static_cast<int>(gamma_desc.shape[1]));
-  TASSIGN(gamma, 2 * kRowsBytes);
+__aicore__ void RmsNorm(__gm__ PyptoRtTensorDesc* x, __gm__ PyptoRtTensorDesc* gamma_desc,
+                        __gm__ PyptoRtTensorDesc* out, float eps) {
+  GammaTile gamma(1, static_cast<int>(gamma_desc->shape[1]));
+  TASSIGN(gamma, 3 * kRowsBytes);
   auto gamma_row = RowsAt(gamma_desc, 0, 1);
   TLOAD(gamma, gamma_row);
-  const int64_t total = x.shape[0];
+  const int64_t total = x->shape[0];
   for (int64_t row = 0; row < total; row += kBlockRows) {
     const int rows = static_cast<int>(total - row < kBlockRows ? total - row : kBlockRows);
     RmsNormBlock(x, out, gamma, eps, row, rows);
@@ -73,8 +97,13 @@ void RmsNorm(const PyptoRtTensorDesc& x, const PyptoRtTensorDesc& gamma_desc, co
 
 }  // namespace
 
-// Slots: x, gamma, out, then the scalar eps (manifest order).
-extern "C" void kernel_entry(const int64_t* args, PyptoRtCoreContext* ctx) {
-  RmsNorm(TensorArg(args, 0), TensorArg(args, 1), TensorArg(args, 2), ScalarArg<float>(args, 3));
-  pypto_sim_finish_kernel(ctx, __FILE__);
+// Slots: the descriptors of x, gamma, out, then the bits of the scalar eps (manifest order).
+extern "C" __aicore__ void kernel_entry(__gm__ int64_t* args) {
+  union {
+    uint64_t u64;
+    float val;
+  } eps;
+  eps.u64 = static_cast<uint64_t>(args[3]);
+  RmsNorm(reinterpret_cast<__gm__ PyptoRtTensorDesc*>(args[0]), reinterpret_cast<__gm__ PyptoRtTensorDesc*>(args[1]),
+          reinterpret_cast<__gm__ PyptoRtTensorDesc*>(args[2]), eps.val);
 }

@@ -4,50 +4,71 @@
 // before one store, so the tensor crosses GM twice (once in, once out)
 // instead of once per step as separate ops would.
 //
-// A row lives whole in one tile: the tile is kBlockRows x kMaxCols (128 KiB
-// of the 184 KiB Vec buffer) and its valid region is the block's rows and
-// the tensor's columns. A tensor wider than kMaxCols is a ValidShape fault
-// of the tile's constructor, which the runtime reports with this file and
-// line; the last block may have fewer rows.
-#include "pypto/isa/kernel_abi.h"
+// A row lives whole in one tile: the tile is kBlockRows x kMaxCols (64 KiB)
+// and its valid region is the block's rows and the tensor's columns. The row
+// reductions take a scratch tile of the block's shape (another 64 KiB; the
+// a2a3 TROWMAX / TROWSUM reduce through it), the per-row max and sum are
+// [rows, 1] column tiles: 128 KiB of the 184 KiB Vec buffer in all. A tensor
+// wider than kMaxCols is a ValidShape fault of the first instruction that
+// uses the block, which the runtime reports with the kernel's name; the last
+// block may have fewer rows.
+//
+// PTO-ISA C++ (<pto/pto-inst.hpp>): it compiles against PyPTO's simulator
+// and against the real pto-isa headers alike.
+#include <stdint.h>
+
+#include <pto/pto-inst.hpp>
+
+#include "pypto/runtime/kernel_args.h"
+
+#ifndef PYPTO_LOC
+#define PYPTO_LOC(line)
+#endif
 
 using namespace pto;
 
 namespace {
 
-constexpr int kBlockRows = 8;
+constexpr int kBlockRows = 4;
 constexpr int kMaxCols = 4096;
+// A column tile's rows fill at least 32 bytes, as the ISA requires.
+constexpr int kStatRows = 8;
+constexpr uint64_t kRowsBytes = kBlockRows * kMaxCols * sizeof(float);
+constexpr uint64_t kStatBytes = kStatRows * sizeof(float);
 
 using RowsTile = Tile<TileType::Vec, float, kBlockRows, kMaxCols, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
-using RowStatTile = Tile<TileType::Vec, float, kBlockRows, 8, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
-using Window = GlobalTensor<float, Shape<DYNAMIC, DYNAMIC>, Stride<DYNAMIC, DYNAMIC>>;
+// One value per row, [rows, 1]: the operand TROWMAX / TROWSUM write and TROWEXPAND* broadcast.
+using RowStatTile = Tile<TileType::Vec, float, kStatRows, 1, BLayout::ColMajor, DYNAMIC, DYNAMIC>;
+using Rows = GlobalTensor<float, Shape<1, 1, 1, DYNAMIC, DYNAMIC>, Stride<1, 1, 1, DYNAMIC, DYNAMIC>>;
 
 // `rows` whole rows of a 2-D tensor from row `row` on.
-Window RowsAt(const PyptoRtTensorDesc& t, int64_t row, int64_t rows) {
-  float* first = static_cast<float*>(t.data) + row * t.strides[0];
-  return Window(first, DynDims{{1, 1, 1, rows, t.shape[1]}}, DescStrides(t));
+__aicore__ Rows RowsAt(__gm__ PyptoRtTensorDesc* t, int64_t row, int64_t rows) {
+  __gm__ float* first = reinterpret_cast<__gm__ float*>(t->data) + row * t->strides[0];
+  return Rows(first, Rows::Shape(rows, t->shape[1]), Rows::Stride(t->strides[0], t->strides[1]));
 }
 
-void SoftmaxBlock(const PyptoRtTensorDesc& x, const PyptoRtTensorDesc& out, int64_t row, int rows) {
-  const int cols = static_cast<int>(x.shape[1]);
+__aicore__ void SoftmaxBlock(__gm__ PyptoRtTensorDesc* x, __gm__ PyptoRtTensorDesc* out, int64_t row, int rows) {
+  const int cols = static_cast<int>(x->shape[1]);
   RowsTile block(rows, cols);
+  RowsTile scratch(rows, cols);
   RowStatTile row_max(rows, 1);
   RowStatTile row_sum(rows, 1);
   TASSIGN(block, 0x0);
-  TASSIGN(row_max, kBlockRows * kMaxCols * sizeof(float));
-  TASSIGN(row_sum, kBlockRows * kMaxCols * sizeof(float) + kBlockRows * 8 * sizeof(float));
+  TASSIGN(scratch, kRowsBytes);
+  TASSIGN(row_max, 2 * kRowsBytes);
+  TASSIGN(row_sum, 2 * kRowsBytes + kStatBytes);
   auto x_rows = RowsAt(x, row, rows);
   TLOAD(block, x_rows);
-  TROWMAX(row_max, block);
+  TROWMAX(row_max, block, scratch);
   TROWEXPANDEXPDIF(block, block, row_max);  // exp(x - max): no overflow for any finite row
-  TROWSUM(row_sum, block);
+  TROWSUM(row_sum, block, scratch);
   TROWEXPANDDIV(block, block, row_sum);
   auto out_rows = RowsAt(out, row, rows);
   TSTORE(out_rows, block);
 }
 
-void Softmax(const PyptoRtTensorDesc& x, const PyptoRtTensorDesc& out) {
-  const int64_t total = x.shape[0];
+__aicore__ void Softmax(__gm__ PyptoRtTensorDesc* x, __gm__ PyptoRtTensorDesc* out) {
+  const int64_t total = x->shape[0];
   for (int64_t row = 0; row < total; row += kBlockRows) {
     const int rows = static_cast<int>(total - row < kBlockRows ? total - row : kBlockRows);
     SoftmaxBlock(x, out, row, rows);
@@ -56,8 +77,7 @@ void Softmax(const PyptoRtTensorDesc& x, const PyptoRtTensorDesc& out) {
 
 }  // namespace
 
-// Slots: x, out (manifest order).
-extern "C" void kernel_entry(const int64_t* args, PyptoRtCoreContext* ctx) {
-  Softmax(TensorArg(args, 0), TensorArg(args, 1));
-  pypto_sim_finish_kernel(ctx, __FILE__);
+// Slots: the descriptors of x, out (manifest order).
+extern "C" __aicore__ void kernel_entry(__gm__ int64_t* args) {
+  Softmax(reinterpret_cast<__gm__ PyptoRtTensorDesc*>(args[0]), reinterpret_cast<__gm__ PyptoRtTensorDesc*>(args[1]));
 }

@@ -13,6 +13,7 @@
 #include "pypto/backend/platform.h"
 #include "pypto/backend/registry.h"
 #include "pypto/backend/simulator.h"
+#include "pypto/backend/toolchain.h"
 #include "pypto/jit/cxx_compiler.h"
 #include "pypto/jit/jit_session.h"
 #include "pypto/pass/context.h"
@@ -118,22 +119,27 @@ inline std::string CodegenErrorOf(const FunctionPtr& function) {
   return "";
 }
 
-// A generated kernel compiled in process (as the simulator toolchain does)
-// and linked into its own JIT session.
+// A generated kernel compiled in process and linked into its own JIT
+// session, as the simulator toolchain does: its kernel_entry(args) is renamed
+// to pypto_kernel_<f>_entry and an appended adapter pypto_kernel_<f>(args,
+// ctx), the runtime's kernel function, calls it and then reports the fault
+// the core recorded, with the user's file the kernel's first line names.
 class CompiledKernel {
  public:
   CompiledKernel(const std::string& function, const std::string& source) : name_(function) {
+    const std::string symbol = "pypto_kernel_" + function;
     jit::CompileOptions options;
     options.name = "kernels/aiv/" + function + ".cpp";
     options.std = "c++20";
     options.freestanding = true;
     options.include_dirs = {std::string(PYPTO_TEST_SOURCE_DIR) + "/sdk/include",
                             std::string(PYPTO_TEST_SOURCE_DIR) + "/core/include"};
-    options.defines = {"kernel_entry=pypto_kernel_" + function};
+    options.defines = {"kernel_entry=" + symbol + "_entry"};
     options.extra_flags = {"-fno-math-errno"};
+    backend::Artifact artifact{options.name, backend::ArtifactKind::kKernelSource, std::nullopt, function, source};
     jit::CxxCompiler compiler(std::nullopt);
-    session_.AddObject(compiler.Compile(source, options));
-    fn_ = session_.LookupFunction<void(const int64_t*, PyptoRtCoreContext*)>("pypto_kernel_" + function);
+    session_.AddObject(compiler.Compile(backend::SimulatedKernelSource(artifact), options));
+    fn_ = session_.LookupFunction<void(const int64_t*, PyptoRtCoreContext*)>(symbol);
   }
 
   runtime::Kernel kernel() const { return runtime::Kernel{name_, fn_}; }

@@ -55,15 +55,24 @@ FunctionPtr Consumer() {
 TEST(NpuPipe, EachSideEmitsItsPipeInstructions) {
   auto artifacts = Generate(Planned({Producer(), Consumer()}));
   std::string aic = SourceOf(artifacts, "producer");
-  EXPECT_NE(aic.find("AIC_INITIALIZE_PIPE(1, 4096, 2, Loc{2});"), std::string::npos) << aic;
-  EXPECT_NE(aic.find("TPUSH_TO_AIV(top, PipeSplit::NONE, Loc{4});"), std::string::npos) << aic;
-  EXPECT_NE(aic.find("TPUSH_TO_AIV(bottom, PipeSplit::NONE, Loc{6});"), std::string::npos) << aic;
+  EXPECT_NE(aic.find("  PYPTO_LOC(2);\n  AIC_INITIALIZE_PIPE(1, 4096, 2);  // kernels.py:2\n"), std::string::npos)
+      << aic;
+  EXPECT_NE(aic.find("  PYPTO_LOC(4);\n  TPUSH_TO_AIV(top, PipeSplit::NONE);  // kernels.py:4\n"), std::string::npos)
+      << aic;
+  EXPECT_NE(aic.find("  PYPTO_LOC(6);\n  TPUSH_TO_AIV(bottom, PipeSplit::NONE);  // kernels.py:6\n"), std::string::npos)
+      << aic;
   std::string aiv = SourceOf(artifacts, "consumer");
-  EXPECT_NE(aiv.find("AIV_INITIALIZE_PIPE(1, 4096, 2, Loc{8});"), std::string::npos) << aiv;
-  EXPECT_NE(aiv.find("TileVec<float, 16, 64> got;"), std::string::npos) << aiv;
-  EXPECT_NE(aiv.find("TPOP_FROM_AIC(got, PipeSplit::NONE, Loc{9});"), std::string::npos) << aiv;
-  EXPECT_NE(aiv.find("TFREE_TO_AIC(Loc{12});"), std::string::npos) << aiv;
-  EXPECT_NE(aiv.find("TFREE_TO_AIC(Loc{16});"), std::string::npos) << aiv;
+  EXPECT_NE(aiv.find("  PYPTO_LOC(8);\n  AIV_INITIALIZE_PIPE(1, 4096, 2);  // kernels.py:8\n"), std::string::npos)
+      << aiv;
+  EXPECT_NE(aiv.find("  Tile<TileType::Vec, float, 16, 64, BLayout::RowMajor, 16, 64, SLayout::NoneBox, 512, "
+                     "PadValue::Null> got;\n"
+                     "  PYPTO_LOC(9);\n"
+                     "  TASSIGN(got, 0x0);  // received through the pipe\n"
+                     "  TPOP_FROM_AIC(got, PipeSplit::NONE);  // kernels.py:9\n"),
+            std::string::npos)
+      << aiv;
+  EXPECT_NE(aiv.find("  PYPTO_LOC(12);\n  TFREE_TO_AIC();  // kernels.py:12\n"), std::string::npos) << aiv;
+  EXPECT_NE(aiv.find("  PYPTO_LOC(16);\n  TFREE_TO_AIC();  // kernels.py:16\n"), std::string::npos) << aiv;
 }
 
 TEST(NpuPipe, AnAicAndAnAivKernelRunAsOneClusterTask) {

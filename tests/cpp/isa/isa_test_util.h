@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "pypto/isa/isa.h"
+#include <pto/pto-inst.hpp>
 
 namespace pypto::isa_test {
 
@@ -37,7 +37,9 @@ class IsaTest : public ::testing::Test {
   template <typename TileT>
   void Fill(TileT& tile, double lo, double hi) {
     std::uniform_real_distribution<double> dist(lo, hi);
-    for (int i = 0; i < TileT::kSize; ++i) tile.data[i] = static_cast<typename TileT::DType>(static_cast<float>(dist(rng_)));
+    for (int i = 0; i < TileT::kSize; ++i) {
+      tile.data()[i] = static_cast<typename TileT::DType>(static_cast<float>(dist(rng_)));
+    }
   }
 
   pto::SimCore core_;

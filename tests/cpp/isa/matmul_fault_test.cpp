@@ -73,8 +73,8 @@ TEST_F(Cube, Int8AccumulatesExactlyInInt32) {
   Place(a);
   Place(b);
   Place(c);
-  for (int i = 0; i < a.kSize; ++i) a.data[i] = static_cast<int8_t>(127 - (i % 255));
-  for (int i = 0; i < b.kSize; ++i) b.data[i] = static_cast<int8_t>((i * 37) % 256 - 128);
+  for (int i = 0; i < a.kSize; ++i) a.data()[i] = static_cast<int8_t>(127 - (i % 255));
+  for (int i = 0; i < b.kSize; ++i) b.data()[i] = static_cast<int8_t>((i * 37) % 256 - 128);
   TMATMUL(c, a, b);
   for (int i = 0; i < 8; ++i) {
     for (int j = 0; j < 8; ++j) {
@@ -89,7 +89,7 @@ TEST_F(Cube, FourOperandAccAndBias) {
   TileLeft<float, 8, 8> a;
   TileRight<float, 8, 8> b;
   TileAcc<float, 8, 8> cin, cout;
-  TileVec<float, 1, 8> bias;  // the simulator reads row 0 of any tile as the bias row
+  Tile<TileType::Vec, float, 1, 8> bias;  // the simulator reads row 0 of any tile as the bias row
   Place(a);
   Place(b);
   Place(cin);
@@ -114,8 +114,9 @@ TEST_F(Cube, FourOperandAccAndBias) {
 class Faults : public IsaTest {};
 
 TEST_F(Faults, TileBeyondCapacityIsRecordedNotCrashed) {
-  TileVec<float, 64, 64> t;  // 16 KiB
-  TASSIGN(t, kCapacity - 8 * 1024, Loc{17});
+  Tile<TileType::Vec, float, 64, 64> t;  // 16 KiB
+  PYPTO_LOC(17);
+  TASSIGN(t, kCapacity - 8 * 1024);
   ASSERT_TRUE(core_.faulted());
   EXPECT_EQ(core_.fault.kind, FaultKind::OutOfCapacity);
   EXPECT_STREQ(core_.fault.instruction, "TASSIGN");
@@ -124,9 +125,10 @@ TEST_F(Faults, TileBeyondCapacityIsRecordedNotCrashed) {
   EXPECT_EQ(core_.fault.value, static_cast<int64_t>(kCapacity + 8 * 1024));
   EXPECT_EQ(core_.fault.limit, static_cast<int64_t>(kCapacity));
   // Using the tile faults again (counted) and writes nothing.
-  TileVec<float, 64, 64> ok;
+  Tile<TileType::Vec, float, 64, 64> ok;
   TASSIGN(ok, 0);
-  TADD(t, ok, ok, Loc{18});
+  PYPTO_LOC(18);
+  TADD(t, ok, ok);
   EXPECT_EQ(core_.fault_count, 2u);
   EXPECT_EQ(core_.fault.line, 17u);  // the first fault is kept
 }
@@ -137,60 +139,68 @@ TEST_F(Faults, CapacityIsPerSpaceAndSetAtRunTime) {
   TASSIGN(fits, 0);
   EXPECT_FALSE(core_.faulted());
   TileLeft<half, 16, 33> big;
-  TASSIGN(big, 0, Loc{3});
+  PYPTO_LOC(3);
+  TASSIGN(big, 0);
   ASSERT_TRUE(core_.faulted());
   EXPECT_EQ(core_.fault.space, TileType::Left);
 }
 
 TEST_F(Faults, MisalignedAndUnassigned) {
-  TileVec<float, 8, 8> t;
-  TASSIGN(t, 4, Loc{5});
+  Tile<TileType::Vec, float, 8, 8> t;
+  PYPTO_LOC(5);
+  TASSIGN(t, 4);
   EXPECT_EQ(core_.fault.kind, FaultKind::Misaligned);
   core_.Clear();
-  TileVec<float, 8, 8> never;
-  TileVec<float, 8, 8> dst;
+  Tile<TileType::Vec, float, 8, 8> never;
+  Tile<TileType::Vec, float, 8, 8> dst;
   Place(dst);
-  TEXP(dst, never, Loc{9});
+  PYPTO_LOC(9);
+  TEXP(dst, never);
   EXPECT_EQ(core_.fault.kind, FaultKind::Unassigned);
   EXPECT_STREQ(core_.fault.instruction, "TEXP");
   EXPECT_EQ(core_.fault.line, 9u);
 }
 
 TEST_F(Faults, ValidShapeAndOperandMismatch) {
-  TileVec<float, 8, 8, DYNAMIC, DYNAMIC> dyn(9, 8);
+  Tile<TileType::Vec, float, 8, 8, BLayout::RowMajor, DYNAMIC, DYNAMIC> dyn(9, 8);
   Place(dyn);
-  TileVec<float, 8, 8> full;
+  Tile<TileType::Vec, float, 8, 8> full;
   Place(full);
-  for (int i = 0; i < 64; ++i) full.data[i] = 1.0f;
-  TADDS(dyn, full, 1.0f, Loc{11});
+  for (int i = 0; i < 64; ++i) full.data()[i] = 1.0f;
+  PYPTO_LOC(11);
+  TADDS(dyn, full, 1.0f);
   EXPECT_EQ(core_.fault.kind, FaultKind::ValidShape);
   EXPECT_EQ(core_.fault.value, 9);
   core_.Clear();
-  TileVec<float, 8, 8, 4, 8> small;
+  Tile<TileType::Vec, float, 8, 8, BLayout::RowMajor, 4, 8> small;
   Place(small);
-  TADD(full, small, full, Loc{12});
+  PYPTO_LOC(12);
+  TADD(full, small, full);
   EXPECT_EQ(core_.fault.kind, FaultKind::ShapeMismatch);
   EXPECT_STREQ(core_.fault.instruction, "TADD");
-  EXPECT_EQ(full.data[0], 1.0f);  // nothing written
+  EXPECT_EQ(full.data()[0], 1.0f);  // nothing written
   core_.Clear();
-  TileVec<float, 8, 8> ex;
+  Tile<TileType::Vec, float, 8, 8> ex;
   Place(ex);
-  TEXTRACT(ex, full, 1, 0, Loc{13});
+  PYPTO_LOC(13);
+  TEXTRACT(ex, full, 1, 0);
   EXPECT_EQ(core_.fault.kind, FaultKind::ShapeMismatch);
   EXPECT_STREQ(core_.fault.instruction, "TEXTRACT");
 }
 
 TEST_F(Faults, WindowOutsideTheGlobalTensor) {
   float data[4 * 4] = {};
-  GlobalTensor<float, Shape<4, 4>> g(data);
-  TileVec<float, 8, 4> t;
+  GlobalTensor<float, Shape<1, 1, 1, 4, 4>, Stride<16, 16, 16, 4, 1>> g(data);
+  Tile<TileType::Vec, float, 8, 4> t;
   Place(t);
-  TLOAD(t, g, Loc{21});
+  PYPTO_LOC(21);
+  TLOAD(t, g);
   EXPECT_EQ(core_.fault.kind, FaultKind::GlobalOutOfBounds);
   EXPECT_EQ(core_.fault.value, 8);
   EXPECT_EQ(core_.fault.limit, 4);
   core_.Clear();
-  TSTORE(g, t, Loc{22});
+  PYPTO_LOC(22);
+  TSTORE(g, t);
   EXPECT_STREQ(core_.fault.instruction, "TSTORE");
 }
 
@@ -201,7 +211,8 @@ TEST_F(Faults, MatmulKMismatch) {
   Place(a);
   Place(b);
   Place(c);
-  TMATMUL(c, a, b, Loc{30});
+  PYPTO_LOC(30);
+  TMATMUL(c, a, b);
   EXPECT_EQ(core_.fault.kind, FaultKind::ShapeMismatch);
   EXPECT_EQ(core_.fault.line, 30u);
 }

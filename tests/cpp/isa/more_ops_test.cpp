@@ -12,8 +12,8 @@ using namespace pto;
 class MoreOps : public IsaTest {};
 
 TEST_F(MoreOps, RemainderTakesTheDivisorsSignAndFmodTheDividends) {
-  TileVec<float, 1, 6> a, b, d;
-  TileVec<int32_t, 1, 6> ia, ib, id;
+  Tile<TileType::Vec, float, 1, 6> a, b, d;
+  Tile<TileType::Vec, int32_t, 1, 6> ia, ib, id;
   Place(a);
   Place(b);
   Place(d);
@@ -24,35 +24,35 @@ TEST_F(MoreOps, RemainderTakesTheDivisorsSignAndFmodTheDividends) {
   const float bv[6] = {2.0f, 2.0f, -2.0f, -2.0f, 0.0f, 0.1f};
   const int32_t iav[6] = {7, -7, 7, -7, 7, INT32_MIN};
   const int32_t ibv[6] = {3, 3, -3, -3, 0, -1};
-  std::memcpy(a.data, av, sizeof av);
-  std::memcpy(b.data, bv, sizeof bv);
-  std::memcpy(ia.data, iav, sizeof iav);
-  std::memcpy(ib.data, ibv, sizeof ibv);
+  std::memcpy(a.data(), av, sizeof av);
+  std::memcpy(b.data(), bv, sizeof bv);
+  std::memcpy(ia.data(), iav, sizeof iav);
+  std::memcpy(ib.data(), ibv, sizeof ibv);
   TREM(d, a, b);
   for (int i = 0; i < 4; ++i) {
     double want = std::fmod(av[i], bv[i]);
     if (want != 0 && ((want < 0) != (bv[i] < 0))) want += bv[i];
-    EXPECT_FLOAT_EQ(d.data[i], static_cast<float>(want)) << i;
+    EXPECT_FLOAT_EQ(d.data()[i], static_cast<float>(want)) << i;
   }
-  EXPECT_TRUE(std::isnan(d.data[4]));
-  EXPECT_FLOAT_EQ(d.data[5], std::fmod(1.0f, 0.1f));
+  EXPECT_TRUE(std::isnan(d.data()[4]));
+  EXPECT_FLOAT_EQ(d.data()[5], std::fmod(1.0f, 0.1f));
   TFMOD(d, a, b);
-  for (int i = 0; i < 4; ++i) EXPECT_FLOAT_EQ(d.data[i], std::fmod(av[i], bv[i])) << i;
+  for (int i = 0; i < 4; ++i) EXPECT_FLOAT_EQ(d.data()[i], std::fmod(av[i], bv[i])) << i;
   TREM(id, ia, ib);
   const int32_t rem[6] = {1, 2, -2, -1, 0, 0};
-  for (int i = 0; i < 6; ++i) EXPECT_EQ(id.data[i], rem[i]) << i;
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(id.data()[i], rem[i]) << i;
   TFMOD(id, ia, ib);
   const int32_t fmod[6] = {1, -1, 1, -1, 0, 0};
-  for (int i = 0; i < 6; ++i) EXPECT_EQ(id.data[i], fmod[i]) << i;
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(id.data()[i], fmod[i]) << i;
   TREMS(d, a, 2.0f);
-  EXPECT_FLOAT_EQ(d.data[1], 0.5f);
+  EXPECT_FLOAT_EQ(d.data()[1], 0.5f);
   TFMODS(d, a, 2.0f);
-  EXPECT_FLOAT_EQ(d.data[1], -1.5f);
+  EXPECT_FLOAT_EQ(d.data()[1], -1.5f);
 }
 
 TEST_F(MoreOps, BitwiseAndShifts) {
-  TileVec<int16_t, 1, 4> a, b, d;
-  TileVec<uint8_t, 1, 4> u, ud;
+  Tile<TileType::Vec, int16_t, 1, 4> a, b, d;
+  Tile<TileType::Vec, uint8_t, 1, 4> u, ud;
   Place(a);
   Place(b);
   Place(d);
@@ -60,38 +60,38 @@ TEST_F(MoreOps, BitwiseAndShifts) {
   Place(ud);
   const int16_t av[4] = {0x0F0F, -8, 1, 0x7FFF};
   const int16_t bv[4] = {0x00FF, 1, 15, 16};
-  std::memcpy(a.data, av, sizeof av);
-  std::memcpy(b.data, bv, sizeof bv);
+  std::memcpy(a.data(), av, sizeof av);
+  std::memcpy(b.data(), bv, sizeof bv);
   TAND(d, a, b);
-  for (int i = 0; i < 4; ++i) EXPECT_EQ(d.data[i], static_cast<int16_t>(av[i] & bv[i]));
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(d.data()[i], static_cast<int16_t>(av[i] & bv[i]));
   TOR(d, a, b);
-  for (int i = 0; i < 4; ++i) EXPECT_EQ(d.data[i], static_cast<int16_t>(av[i] | bv[i]));
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(d.data()[i], static_cast<int16_t>(av[i] | bv[i]));
   TXOR(d, a, b);
-  for (int i = 0; i < 4; ++i) EXPECT_EQ(d.data[i], static_cast<int16_t>(av[i] ^ bv[i]));
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(d.data()[i], static_cast<int16_t>(av[i] ^ bv[i]));
   TNOT(d, a);
-  for (int i = 0; i < 4; ++i) EXPECT_EQ(d.data[i], static_cast<int16_t>(~av[i]));
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(d.data()[i], static_cast<int16_t>(~av[i]));
   TSHL(d, a, b);
-  EXPECT_EQ(d.data[1], -16);
-  EXPECT_EQ(d.data[2], INT16_MIN);
-  EXPECT_EQ(d.data[3], 0);  // a count of 16 shifts everything out
+  EXPECT_EQ(d.data()[1], -16);
+  EXPECT_EQ(d.data()[2], INT16_MIN);
+  EXPECT_EQ(d.data()[3], 0);  // a count of 16 shifts everything out
   TSHR(d, a, b);
-  EXPECT_EQ(d.data[1], -4);  // arithmetic for signed types
-  EXPECT_EQ(d.data[3], 0);
+  EXPECT_EQ(d.data()[1], -4);  // arithmetic for signed types
+  EXPECT_EQ(d.data()[3], 0);
   TSHRS(d, a, 20);
-  EXPECT_EQ(d.data[1], -1);
-  for (int i = 0; i < 4; ++i) u.data[i] = static_cast<uint8_t>(0xF0 + i);
+  EXPECT_EQ(d.data()[1], -1);
+  for (int i = 0; i < 4; ++i) u.data()[i] = static_cast<uint8_t>(0xF0 + i);
   TSHRS(ud, u, 4);
-  EXPECT_EQ(ud.data[2], 0x0F);
+  EXPECT_EQ(ud.data()[2], 0x0F);
   TANDS(ud, u, 0x3C);
-  EXPECT_EQ(ud.data[3], 0x30);
+  EXPECT_EQ(ud.data()[3], 0x30);
   TORS(ud, u, 0x01);
-  EXPECT_EQ(ud.data[0], 0xF1);
+  EXPECT_EQ(ud.data()[0], 0xF1);
   TXORS(ud, u, 0xFF);
-  EXPECT_EQ(ud.data[1], 0x0E);
+  EXPECT_EQ(ud.data()[1], 0x0E);
   TXORS(ud, u, 0x0F, d);  // the registry's tile.xors carries a scratch tile; it is unused
-  EXPECT_EQ(ud.data[1], 0xFE);
+  EXPECT_EQ(ud.data()[1], 0xFE);
   TSHLS(ud, u, 1);
-  EXPECT_EQ(ud.data[1], 0xE2);
+  EXPECT_EQ(ud.data()[1], 0xE2);
 }
 
 TEST_F(MoreOps, ProductsAndArgReductions) {
@@ -105,8 +105,8 @@ TEST_F(MoreOps, ProductsAndArgReductions) {
   a.At(0, 21) = 100.0f; // outside the valid region
   Tile<TileType::Vec, float, 4, 1, BLayout::ColMajor> prod;
   Tile<TileType::Vec, int32_t, 4, 1, BLayout::ColMajor> amax, amin;
-  TileVec<int32_t, 1, 24> cmax;
-  TileVec<float, 1, 24> cprod;
+  Tile<TileType::Vec, int32_t, 1, 24> cmax;
+  Tile<TileType::Vec, float, 1, 24> cprod;
   Place(prod);
   Place(amax);
   Place(amin);
@@ -150,33 +150,33 @@ TEST_F(MoreOps, ProductsAndArgReductions) {
 
 TEST_F(MoreOps, ColumnReductionsRunInPlace) {
   // The registry lets col_max/min/prod write into their source's first row.
-  TileVec<int32_t, 3, 4> src;
+  Tile<TileType::Vec, int32_t, 3, 4> src;
   Place(src);
   const int32_t values[12] = {2, -1, 5, 7, 3, 4, -6, 1, 5, 2, 2, -2};
-  std::memcpy(src.data, values, sizeof values);
-  TileVec<int32_t, 1, 4> dst;
-  TASSIGN(dst, static_cast<uint64_t>(reinterpret_cast<uint8_t*>(src.data) -
+  std::memcpy(src.data(), values, sizeof values);
+  Tile<TileType::Vec, int32_t, 1, 4> dst;
+  TASSIGN(dst, static_cast<uint64_t>(reinterpret_cast<uint8_t*>(src.data()) -
                                      reinterpret_cast<uint8_t*>(core_.buffer[static_cast<int>(TileType::Vec)])));
   TCOLPROD(dst, src);
   const int32_t prod[4] = {30, -8, -60, -14};
-  for (int c = 0; c < 4; ++c) EXPECT_EQ(dst.data[c], prod[c]) << c;
-  std::memcpy(src.data, values, sizeof values);
+  for (int c = 0; c < 4; ++c) EXPECT_EQ(dst.data()[c], prod[c]) << c;
+  std::memcpy(src.data(), values, sizeof values);
   TCOLMAX(dst, src);
   const int32_t max[4] = {5, 4, 5, 7};
-  for (int c = 0; c < 4; ++c) EXPECT_EQ(dst.data[c], max[c]) << c;
+  for (int c = 0; c < 4; ++c) EXPECT_EQ(dst.data()[c], max[c]) << c;
 }
 
 TEST_F(MoreOps, LeakyReluSinCos) {
-  TileVec<float, 2, 16> a, d;
+  Tile<TileType::Vec, float, 2, 16> a, d;
   Place(a);
   Place(d);
   Fill(a, -3, 3);
   TLRELU(d, a, 0.25f);
-  for (int i = 0; i < 32; ++i) EXPECT_FLOAT_EQ(d.data[i], a.data[i] > 0 ? a.data[i] : 0.25f * a.data[i]);
+  for (int i = 0; i < 32; ++i) EXPECT_FLOAT_EQ(d.data()[i], a.data()[i] > 0 ? a.data()[i] : 0.25f * a.data()[i]);
   TSIN(d, a);
-  for (int i = 0; i < 32; ++i) EXPECT_NEAR(d.data[i], std::sin(static_cast<double>(a.data[i])), 1e-6);
+  for (int i = 0; i < 32; ++i) EXPECT_NEAR(d.data()[i], std::sin(static_cast<double>(a.data()[i])), 1e-6);
   TCOS(d, a);
-  for (int i = 0; i < 32; ++i) EXPECT_NEAR(d.data[i], std::cos(static_cast<double>(a.data[i])), 1e-6);
+  for (int i = 0; i < 32; ++i) EXPECT_NEAR(d.data()[i], std::cos(static_cast<double>(a.data()[i])), 1e-6);
 }
 
 }  // namespace

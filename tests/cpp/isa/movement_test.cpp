@@ -18,7 +18,7 @@ TEST_F(Movement, LoadAndStoreAStridedWindow) {
   using GT = GlobalTensor<float, Shape<1, 1, 1, 10, 12>, Stride<1, 1, 1, 30, 1>, Layout::ND>;
   GT in(src.data() + 3 * 30 + 4);
   GT out(dst.data() + 3 * 30 + 4);
-  TileVec<float, 16, 16, 10, 12, PadValue::Zero> t;
+  Tile<TileType::Vec, float, 16, 16, BLayout::RowMajor, 10, 12, SLayout::NoneBox, 512, PadValue::Zero> t;
   Place(t);
   TLOAD(t, in);
   for (int r = 0; r < 16; ++r) {
@@ -43,14 +43,11 @@ TEST_F(Movement, DynamicShapesAndLeadingDimsFlattenIntoRows) {
   for (int i = 0; i < 2; ++i)
     for (int j = 0; j < 3; ++j)
       for (int k = 0; k < 5; ++k) src[i * 32 + j * 8 + k] = i * 100 + j * 10 + k;
-  using GT = GlobalTensor<int32_t, Shape<DYNAMIC, 3, DYNAMIC>, Stride<32, 8, 1>>;
-  DynDims shape;
-  shape.v[2] = 2;
-  shape.v[4] = 5;
-  GT g(src.data(), shape);
+  using GT = GlobalTensor<int32_t, Shape<1, 1, DYNAMIC, 3, DYNAMIC>, Stride<64, 64, 32, 8, 1>>;
+  GT g(src.data(), GT::Shape(2, 5));
   EXPECT_EQ(g.Rows(), 6);
   EXPECT_EQ(g.Cols(), 5);
-  TileVec<int32_t, 8, 8, DYNAMIC, DYNAMIC> t(6, 5);
+  Tile<TileType::Vec, int32_t, 8, 8, BLayout::RowMajor, DYNAMIC, DYNAMIC> t(6, 5);
   Place(t);
   TLOAD(t, g);
   for (int r = 0; r < 6; ++r)
@@ -58,17 +55,17 @@ TEST_F(Movement, DynamicShapesAndLeadingDimsFlattenIntoRows) {
 }
 
 TEST_F(Movement, ColumnMajorGlobalTensorsAndTiles) {
-  // [4, 1] DN tensor: consecutive rows are consecutive elements.
+  // [4, 1] DN tensor: consecutive rows are consecutive elements (row stride 1).
   float col[4] = {1, 2, 3, 4};
-  GlobalTensor<float, Shape<4, 1>, detail::NoStride, Layout::DN> g(col);
+  GlobalTensor<float, Shape<1, 1, 1, 4, 1>, Stride<4, 4, 4, 1, 4>, Layout::DN> g(col);
   Tile<TileType::Vec, float, 4, 1, BLayout::ColMajor> t;
   Place(t);
   TLOAD(t, g);
   for (int r = 0; r < 4; ++r) EXPECT_EQ(t.At(r, 0), col[r]);
-  // A [3, 2] DN matrix is stored column by column.
+  // A [3, 2] DN matrix is stored column by column: row stride 1, column stride 3.
   float m[6] = {1, 2, 3, 4, 5, 6};
-  GlobalTensor<float, Shape<3, 2>, detail::NoStride, Layout::DN> gm(m);
-  TileVec<float, 3, 2> tm;
+  GlobalTensor<float, Shape<1, 1, 1, 3, 2>, Stride<6, 6, 6, 1, 3>, Layout::DN> gm(m);
+  Tile<TileType::Vec, float, 3, 2> tm;
   Place(tm);
   TLOAD(tm, gm);
   EXPECT_EQ(tm.At(0, 1), 4.0f);
@@ -83,7 +80,7 @@ TEST_F(Movement, StoreConvertsTheAccumulatorToTheTensorsDtype) {
   acc.At(1, 0) = -2.5f;
   acc.At(1, 1) = 1e-8f;
   half out[4];
-  GlobalTensor<half, Shape<2, 2>> g(out);
+  GlobalTensor<half, Shape<1, 1, 1, 2, 2>, Stride<4, 4, 4, 2, 1>> g(out);
   TSTORE(g, acc);
   EXPECT_EQ(out[0].bits, 0x3555);
   EXPECT_EQ(out[1].bits, 0x7C00);  // 65520 rounds to inf
@@ -92,11 +89,11 @@ TEST_F(Movement, StoreConvertsTheAccumulatorToTheTensorsDtype) {
 }
 
 TEST_F(Movement, MoveExtractTransposeFillpad) {
-  TileVec<float, 8, 8> a;
+  Tile<TileType::Vec, float, 8, 8> a;
   Place(a);
   for (int r = 0; r < 8; ++r)
     for (int c = 0; c < 8; ++c) a.At(r, c) = static_cast<float>(r * 8 + c);
-  TileMat<float, 8, 8> mat;
+  Tile<TileType::Mat, float, 8, 8, BLayout::ColMajor, 8, 8, SLayout::RowMajor, 512> mat;
   Place(mat);
   TMOV(mat, a);
   TileLeft<float, 4, 4> left;
@@ -104,15 +101,15 @@ TEST_F(Movement, MoveExtractTransposeFillpad) {
   TEXTRACT(left, mat, 2, 3);
   for (int r = 0; r < 4; ++r)
     for (int c = 0; c < 4; ++c) EXPECT_EQ(left.At(r, c), a.At(2 + r, 3 + c));
-  TileVec<float, 8, 8> t;
+  Tile<TileType::Vec, float, 8, 8> t;
   Place(t);
   TTRANS(t, a);
   for (int r = 0; r < 8; ++r)
     for (int c = 0; c < 8; ++c) EXPECT_EQ(t.At(r, c), a.At(c, r));
-  TileVec<float, 8, 8, DYNAMIC, DYNAMIC> part(3, 2);
+  Tile<TileType::Vec, float, 8, 8, BLayout::RowMajor, DYNAMIC, DYNAMIC> part(3, 2);
   Place(part);
   TMOV(part, a);
-  TileVec<float, 8, 8, 8, 8, PadValue::Min> filled;
+  Tile<TileType::Vec, float, 8, 8, BLayout::RowMajor, 8, 8, SLayout::NoneBox, 512, PadValue::Min> filled;
   Place(filled);
   TFILLPAD(filled, part);
   for (int r = 0; r < 8; ++r)
@@ -121,10 +118,10 @@ TEST_F(Movement, MoveExtractTransposeFillpad) {
 }
 
 TEST_F(Movement, ConcatJoinsValidColumns) {
-  TileVec<float, 4, 8, 3, 2> a;
-  TileVec<float, 4, 8, 3, 5> b;
-  TileVec<float, 4, 8, 3, 7, PadValue::Zero> d;
-  TileVec<float, 4, 8, 3, 8> wrong;
+  Tile<TileType::Vec, float, 4, 8, BLayout::RowMajor, 3, 2> a;
+  Tile<TileType::Vec, float, 4, 8, BLayout::RowMajor, 3, 5> b;
+  Tile<TileType::Vec, float, 4, 8, BLayout::RowMajor, 3, 7, SLayout::NoneBox, 512, PadValue::Zero> d;
+  Tile<TileType::Vec, float, 4, 8, BLayout::RowMajor, 3, 8> wrong;
   Place(a);
   Place(b);
   Place(d);
@@ -138,17 +135,18 @@ TEST_F(Movement, ConcatJoinsValidColumns) {
       EXPECT_EQ(d.At(r, c), want) << r << "," << c;
     }
   EXPECT_FALSE(core_.faulted());
-  TCONCAT(wrong, a, b, Loc{4});
+  PYPTO_LOC(4);
+  TCONCAT(wrong, a, b);
   EXPECT_EQ(core_.fault.kind, FaultKind::ShapeMismatch);
 }
 
 TEST_F(Movement, CastToIntegerByRoundingMode) {
   const float in[8] = {2.5f, -2.5f, 3.5f, 1.2f, -1.7f, 0.0f, 1e20f, NAN};
-  TileVec<float, 1, 8> src;
-  TileVec<int32_t, 1, 8> dst;
+  Tile<TileType::Vec, float, 1, 8> src;
+  Tile<TileType::Vec, int32_t, 1, 8> dst;
   Place(src);
   Place(dst);
-  std::memcpy(src.data, in, sizeof in);
+  std::memcpy(src.data(), in, sizeof in);
   const int32_t big = std::numeric_limits<int32_t>::max();
   struct Case {
     RoundMode mode;
@@ -162,24 +160,24 @@ TEST_F(Movement, CastToIntegerByRoundingMode) {
   };
   for (const Case& k : cases) {
     TCVT(dst, src, k.mode);
-    for (int i = 0; i < 8; ++i) EXPECT_EQ(dst.data[i], k.want[i]) << static_cast<int>(k.mode) << " " << in[i];
+    for (int i = 0; i < 8; ++i) EXPECT_EQ(dst.data()[i], k.want[i]) << static_cast<int>(k.mode) << " " << in[i];
   }
-  TileVec<int8_t, 1, 8> narrow;
+  Tile<TileType::Vec, int8_t, 1, 8> narrow;
   Place(narrow);
   TCVT(narrow, src, RoundMode::CAST_TRUNC);
-  EXPECT_EQ(narrow.data[6], 127);
+  EXPECT_EQ(narrow.data()[6], 127);
   TCVT(dst, narrow);
-  EXPECT_EQ(dst.data[6], 127);
+  EXPECT_EQ(dst.data()[6], 127);
 }
 
 TEST_F(Movement, CastToHalfByRoundingMode) {
   // 1 + 2^-11 lies halfway between 1 and the next half, 1 + 2^-10.
   const float in[4] = {1.0f + 0x1p-11f, -(1.0f + 0x1p-11f), 1.0f + 0x1p-12f, 70000.0f};
-  TileVec<float, 1, 4> src;
-  TileVec<half, 1, 4> dst;
+  Tile<TileType::Vec, float, 1, 4> src;
+  Tile<TileType::Vec, half, 1, 4> dst;
   Place(src);
   Place(dst);
-  std::memcpy(src.data, in, sizeof in);
+  std::memcpy(src.data(), in, sizeof in);
   struct Case {
     RoundMode mode;
     uint16_t want[4];
@@ -194,17 +192,17 @@ TEST_F(Movement, CastToHalfByRoundingMode) {
   };
   for (const Case& k : cases) {
     TCVT(dst, src, k.mode);
-    for (int i = 0; i < 4; ++i) EXPECT_EQ(dst.data[i].bits, k.want[i]) << static_cast<int>(k.mode) << " " << i;
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(dst.data()[i].bits, k.want[i]) << static_cast<int>(k.mode) << " " << i;
   }
-  TileVec<bfloat16, 1, 4> b;
+  Tile<TileType::Vec, bfloat16, 1, 4> b;
   Place(b);
   TCVT(b, src, RoundMode::CAST_FLOOR);
-  EXPECT_EQ(b.data[0].bits, 0x3F80);
-  EXPECT_EQ(b.data[1].bits, 0xBF81);
-  TileVec<bool, 1, 4> flags;
+  EXPECT_EQ(b.data()[0].bits, 0x3F80);
+  EXPECT_EQ(b.data()[1].bits, 0xBF81);
+  Tile<TileType::Vec, bool, 1, 4> flags;
   Place(flags);
   TCVT(flags, src);
-  EXPECT_TRUE(flags.data[0]);
+  EXPECT_TRUE(flags.data()[0]);
 }
 
 TEST_F(Movement, HalfAndBf16KnownBitPatterns) {

@@ -47,12 +47,12 @@ class PerfModelTest : public IsaTest {
   std::vector<uint64_t> written_[kNumTileTypes], read_[kNumTileTypes];
 };
 
-using Rows = GlobalTensor<float, Shape<32, 64>>;  // 8 KiB
+using Rows = GlobalTensor<float, Shape<1, 1, 1, 32, 64>, Stride<2048, 2048, 2048, 64, 1>>;  // 8 KiB
 
 TEST_F(PerfModelTest, ALoadAddStoreChainWaitsForEachResult) {
   std::vector<float> x(32 * 64, 1.0f), y(32 * 64, 2.0f), z(32 * 64);
   Rows gx(x.data()), gy(y.data()), gz(z.data());
-  TileVec<float, 32, 64> a, b;
+  Tile<TileType::Vec, float, 32, 64> a, b;
   Place(a);
   Place(b);
   TLOAD(a, gx);   // MTE2 0..64, ready 164
@@ -76,7 +76,7 @@ TEST_F(PerfModelTest, ALoadAddStoreChainWaitsForEachResult) {
 TEST_F(PerfModelTest, InstructionsOnOtherPipesAndOtherTilesOverlap) {
   std::vector<float> x(32 * 64, 1.0f);
   Rows gx(x.data());
-  TileVec<float, 32, 64> a, b;
+  Tile<TileType::Vec, float, 32, 64> a, b;
   Place(a);
   Place(b);
   TLOAD(a, gx);       // MTE2 0..64, ready 164
@@ -86,7 +86,7 @@ TEST_F(PerfModelTest, InstructionsOnOtherPipesAndOtherTilesOverlap) {
 }
 
 TEST_F(PerfModelTest, AnInstructionOnABusyPipeWaitsForIt) {
-  TileVec<float, 32, 64> a, b;
+  Tile<TileType::Vec, float, 32, 64> a, b;
   Place(a);
   Place(b);
   TEXPANDS(a, 1.0f);  // V 0..32
@@ -98,7 +98,7 @@ TEST_F(PerfModelTest, AnInstructionOnABusyPipeWaitsForIt) {
 TEST_F(PerfModelTest, OverwritingATileWaitsUntilItsReadersAreDone) {
   std::vector<float> x(32 * 64, 1.0f), z(32 * 64);
   Rows gx(x.data()), gz(z.data());
-  TileVec<float, 32, 64> a;
+  Tile<TileType::Vec, float, 32, 64> a;
   Place(a);
   TEXPANDS(a, 3.0f);  // V 0..32, ready 42
   TSTORE(gz, a);      // MTE3 42..106, ready 206
@@ -128,10 +128,10 @@ TEST_F(PerfModelTest, TheCubeIsChargedMacsAtTheRateOfItsOperandType) {
 }
 
 TEST_F(PerfModelTest, MovesGoToTheEngineBetweenTheirSpaces) {
-  TileMat<half, 64, 64> m;
+  Tile<TileType::Mat, half, 64, 64, BLayout::ColMajor, 64, 64, SLayout::RowMajor, 512> m;
   TileLeft<half, 64, 64> l;
   TileAcc<float, 64, 64> acc;
-  TileVec<float, 64, 64> v;
+  Tile<TileType::Vec, float, 64, 64> v;
   Place(m);
   Place(l);
   Place(acc);
@@ -145,7 +145,7 @@ TEST_F(PerfModelTest, MovesGoToTheEngineBetweenTheirSpaces) {
 
 TEST_F(PerfModelTest, NothingIsChargedWithoutAModel) {
   core_.perf = nullptr;
-  TileVec<float, 32, 64> a;
+  Tile<TileType::Vec, float, 32, 64> a;
   Place(a);
   TEXPANDS(a, 1.0f);
   EXPECT_EQ(model_.instructions[kV], 0u);

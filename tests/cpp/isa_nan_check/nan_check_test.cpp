@@ -12,7 +12,7 @@ namespace pypto::isa_test {
 namespace {
 
 using namespace pto;
-using F = TileVec<float, 8, 16>;
+using F = Tile<TileType::Vec, float, 8, 16>;
 
 class NanCheck : public IsaTest {};
 
@@ -22,14 +22,16 @@ TEST_F(NanCheck, TheFirstInstructionProducingANaNIsTheFault) {
   Place(b);
   Fill(a, 0.5, 2);
   a.At(2, 5) = -1.0f;
-  TSQRT(b, a, Loc{12});
+  PYPTO_LOC(12);
+  TSQRT(b, a);
   ASSERT_TRUE(core_.faulted());
   EXPECT_EQ(core_.fault.kind, FaultKind::NaN);
   EXPECT_STREQ(core_.fault.instruction, "TSQRT");
   EXPECT_EQ(core_.fault.line, 12u);
   EXPECT_EQ(core_.fault.value, 2);  // row
   EXPECT_EQ(core_.fault.limit, 5);  // column
-  TADD(b, b, a, Loc{13});           // NaN flows on: counted, not reported again
+  PYPTO_LOC(13);
+  TADD(b, b, a);  // NaN flows on: counted, not reported again
   EXPECT_STREQ(core_.fault.instruction, "TSQRT");
   EXPECT_EQ(core_.fault_count, 2u);
 }
@@ -40,19 +42,19 @@ TEST_F(NanCheck, FiniteResultsAndInfinitiesPass) {
   Place(b);
   Fill(a, -3, 3);
   a.At(0, 0) = std::numeric_limits<float>::infinity();
-  TEXP(b, a, Loc{});
-  TMULS(b, b, 2.0f, Loc{});
+  TEXP(b, a);
+  TMULS(b, b, 2.0f);
   EXPECT_FALSE(core_.faulted());
 }
 
 TEST_F(NanCheck, OnlyTheValidRegionIsChecked) {
-  using P = TileVec<float, 8, 16, DYNAMIC, DYNAMIC>;
+  using P = Tile<TileType::Vec, float, 8, 16, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
   P a(4, 8), b(4, 8);
   Place(a);
   Place(b);
   Fill(a, 1, 2);
   a.At(6, 12) = std::numeric_limits<float>::quiet_NaN();  // outside the 4x8 valid region
-  TADDS(b, a, 1.0f, Loc{});
+  TADDS(b, a, 1.0f);
   EXPECT_FALSE(core_.faulted());
 }
 
@@ -60,10 +62,11 @@ TEST_F(NanCheck, ALoadOfANaNNamesTheLoad) {
   float global[4 * 16];
   for (float& v : global) v = 1.0f;
   global[16 + 3] = std::numeric_limits<float>::quiet_NaN();
-  TileVec<float, 4, 16> t;
+  Tile<TileType::Vec, float, 4, 16> t;
   Place(t);
-  GlobalTensor<float, Shape<4, 16>> g(global);
-  TLOAD(t, g, Loc{7});
+  GlobalTensor<float, Shape<1, 1, 1, 4, 16>, Stride<64, 64, 64, 16, 1>> g(global);
+  PYPTO_LOC(7);
+  TLOAD(t, g);
   ASSERT_TRUE(core_.faulted());
   EXPECT_STREQ(core_.fault.instruction, "TLOAD");
   EXPECT_EQ(core_.fault.value, 1);
@@ -71,13 +74,14 @@ TEST_F(NanCheck, ALoadOfANaNNamesTheLoad) {
 }
 
 TEST_F(NanCheck, HalfResultsAreCheckedToo) {
-  using H = TileVec<half, 8, 16>;
+  using H = Tile<TileType::Vec, half, 8, 16>;
   H a, b;
   Place(a);
   Place(b);
   Fill(a, 1, 2);
   a.At(7, 15) = half(-4.0f);
-  TLOG(b, a, Loc{3});
+  PYPTO_LOC(3);
+  TLOG(b, a);
   ASSERT_TRUE(core_.faulted());
   EXPECT_EQ(core_.fault.value, 7);
   EXPECT_EQ(core_.fault.limit, 15);

@@ -11,8 +11,9 @@
 #include <tuple>
 #include <vector>
 
+#include <pto/pto-inst.hpp>
+
 #include "pypto/backend/sim_pipe.h"
-#include "pypto/isa/isa.h"
 
 PYPTO_ISA_DEFINE_CURRENT_CORE()
 
@@ -95,7 +96,7 @@ class Slots : public ::testing::TestWithParam<int> {};
 TEST_P(Slots, TilesArriveInOrderAndIntact) {
   const int slots = GetParam();
   constexpr int kTiles = 12;
-  using T = TileVec<float, 8, 16>;
+  using T = Tile<TileType::Vec, float, 8, 16>;
   Cluster cluster;
   std::vector<std::vector<float>> got;
   std::function<void()> kernels[3] = {
@@ -126,7 +127,7 @@ TEST_P(Slots, TilesArriveInOrderAndIntact) {
   for (int i = 0; i < kTiles; ++i) {
     T want;
     std::vector<float> storage(T::kSize);
-    want.data = storage.data();
+    want.data_ = storage.data();
     Fill(want, 1000.0f * i);
     EXPECT_EQ(got[i], Values(want)) << "tile " << i;
   }
@@ -147,8 +148,9 @@ std::string SplitName(const ::testing::TestParamInfo<std::tuple<PipeSplit, int>>
 TEST_P(Split, C2VHandsEachLaneItsPart) {
   const auto [split, slots] = GetParam();
   constexpr int kTiles = 6;
-  using Full = TileVec<float, 16, 8>;
-  using Half = TileVec<float, 16, 8, DYNAMIC, DYNAMIC>;  // NONE: the whole tile; a split: its half in the box
+  using Full = Tile<TileType::Vec, float, 16, 8>;
+  // NONE: the whole tile; a split: its half in the box.
+  using Half = Tile<TileType::Vec, float, 16, 8, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
   Cluster cluster;
   std::vector<std::vector<float>> got[2];
   auto lane_kernel = [&](int lane) {
@@ -194,8 +196,9 @@ TEST_P(Split, C2VHandsEachLaneItsPart) {
 TEST_P(Split, V2CGathersTheLanesParts) {
   const auto [split, slots] = GetParam();
   constexpr int kTiles = 6;
-  using Full = TileMat<float, 16, 8>;
-  using Part = TileVec<float, 16, 8, DYNAMIC, DYNAMIC>;  // a lane's part, in a box the size of the whole
+  using Full = Tile<TileType::Mat, float, 16, 8, BLayout::ColMajor, 16, 8, SLayout::RowMajor, 512>;
+  // A lane's part, in a box the size of the whole.
+  using Part = Tile<TileType::Vec, float, 16, 8, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
   Cluster cluster;
   std::vector<std::vector<float>> got;
   auto lane_kernel = [&](int lane) {
@@ -248,7 +251,7 @@ INSTANTIATE_TEST_SUITE_P(Pipe, Split,
 // ---- Back-pressure: a full ring holds the producer until a free.
 
 TEST(Pipe, FullRingBlocksTheProducerUntilAFree) {
-  using T = TileVec<float, 4, 8>;
+  using T = Tile<TileType::Vec, float, 4, 8>;
   Cluster cluster;
   std::atomic<int> pushed{0};
   std::vector<float> third;
@@ -293,7 +296,7 @@ TEST(Pipe, FullRingBlocksTheProducerUntilAFree) {
 // ---- Waits that cannot end: a fault with the pipe's report, not a hang.
 
 TEST(Pipe, MissingFreeIsADeadlockWithAReport) {
-  using T = TileVec<float, 4, 8>;
+  using T = Tile<TileType::Vec, float, 4, 8>;
   Cluster cluster(/*timeout_s=*/30.0);
   int pops_done = 0;
   std::function<void()> kernels[3] = {
@@ -301,14 +304,18 @@ TEST(Pipe, MissingFreeIsADeadlockWithAReport) {
         AIC_INITIALIZE_PIPE(DIR_C2V, T::kBytes, 2);
         T t;
         TASSIGN(t, 0);
-        for (int i = 0; i < 4; ++i) TPUSH_TO_AIV(t, PipeSplit::NONE, Loc{17});
+        for (int i = 0; i < 4; ++i) {
+          PYPTO_LOC(17);
+          TPUSH_TO_AIV(t, PipeSplit::NONE);
+        }
       },
       [&] {
         AIV_INITIALIZE_PIPE(DIR_C2V, T::kBytes, 2);
         T t;
         TASSIGN(t, 0);
         for (int i = 0; i < 4; ++i) {
-          TPOP_FROM_AIC(t, PipeSplit::NONE, Loc{23});
+          PYPTO_LOC(23);
+          TPOP_FROM_AIC(t, PipeSplit::NONE);
           if (!cluster.core(1).faulted()) ++pops_done;
         }
       },
@@ -342,7 +349,7 @@ TEST(Pipe, MissingFreeIsADeadlockWithAReport) {
 }
 
 TEST(Pipe, PopWithoutPushIsADeadlockOnceTheProducerFinished) {
-  using T = TileVec<float, 4, 8>;
+  using T = Tile<TileType::Vec, float, 4, 8>;
   Cluster cluster(/*timeout_s=*/30.0);
   std::function<void()> kernels[3] = {
       [&] {
@@ -376,7 +383,7 @@ TEST(Pipe, PopWithoutPushIsADeadlockOnceTheProducerFinished) {
 }
 
 TEST(Pipe, AWaitOnABusyPeerTimesOut) {
-  using T = TileVec<float, 4, 8>;
+  using T = Tile<TileType::Vec, float, 4, 8>;
   Cluster cluster(/*timeout_s=*/0.2);
   Clock::duration waited{};
   std::function<void()> kernels[3] = {
@@ -417,12 +424,13 @@ TEST(Pipe, AWaitOnABusyPeerTimesOut) {
 // ---- Misuse is a fault naming what to do.
 
 TEST(Pipe, FreeWithoutPopIsAFault) {
-  using T = TileVec<float, 4, 8>;
+  using T = Tile<TileType::Vec, float, 4, 8>;
   Cluster cluster;
   std::function<void()> kernels[3] = {[&] { AIC_INITIALIZE_PIPE(DIR_C2V, T::kBytes, 2); },
                                       [&] {
                                         AIV_INITIALIZE_PIPE(DIR_C2V, T::kBytes, 2);
-                                        TFREE_TO_AIC(Loc{9});
+                                        PYPTO_LOC(9);
+                                        TFREE_TO_AIC();
                                       },
                                       {}};
   cluster.Run(kAic | kAiv0, kernels);
@@ -437,7 +445,7 @@ TEST(Pipe, FreeWithoutPopIsAFault) {
 }
 
 TEST(Pipe, EndsThatDisagreeOnTheRingAreAFault) {
-  using T = TileVec<float, 4, 8>;
+  using T = Tile<TileType::Vec, float, 4, 8>;
   Cluster cluster;
   std::function<void()> kernels[3] = {[&] { AIC_INITIALIZE_PIPE(DIR_C2V, T::kBytes, 2); },
                                       [&] { AIV_INITIALIZE_PIPE(DIR_C2V, T::kBytes, 4); }, {}};
@@ -449,7 +457,7 @@ TEST(Pipe, EndsThatDisagreeOnTheRingAreAFault) {
 }
 
 TEST(Pipe, OpsOutsideAClusterTaskAndTooLargeTilesAreFaults) {
-  using Big = TileVec<float, 8, 8>;
+  using Big = Tile<TileType::Vec, float, 8, 8>;
   SimCore alone;
   std::vector<unsigned char> buffer(4096);
   alone.buffer[static_cast<int>(TileType::Vec)] = buffer.data();
@@ -480,7 +488,7 @@ TEST(Pipe, OpsOutsideAClusterTaskAndTooLargeTilesAreFaults) {
   SimCore& lane = cluster.core(1);
   lane.Clear();
   SetCurrentCore(&lane);
-  TileVec<float, 4, 8> popped;
+  Tile<TileType::Vec, float, 4, 8> popped;
   TASSIGN(popped, 0);
   TPOP_FROM_AIC(popped, PipeSplit::NONE);
   SetCurrentCore(nullptr);
@@ -493,8 +501,8 @@ TEST(Pipe, OpsOutsideAClusterTaskAndTooLargeTilesAreFaults) {
 
 std::vector<float> RoundTrip() {
   // AIC -> both lanes (UP_DOWN), each lane adds its lane number + 1, lanes -> AIC (UP_DOWN).
-  using Full = TileVec<float, 8, 8>;
-  using Half = TileVec<float, 4, 8>;
+  using Full = Tile<TileType::Vec, float, 8, 8>;
+  using Half = Tile<TileType::Vec, float, 4, 8>;
   constexpr int kTiles = 10;
   Cluster cluster;
   std::vector<float> out;

@@ -8,9 +8,11 @@
 #include <string>
 #include <vector>
 
+#include <pto/pto-inst.hpp>
+
 #include "pypto/backend/platform.h"
 #include "pypto/backend/simulator.h"
-#include "pypto/isa/kernel_abi.h"
+#include "pypto/runtime/kernel_args.h"
 #include "pypto/runtime/runtime.h"
 #include "pypto/support/error.h"
 
@@ -20,47 +22,49 @@ namespace pypto::pipe_test {
 namespace {
 
 using namespace pto;
-using Full = TileMat<float, 8, 8>;  // the AIC has the cube's spaces, an AIV lane Vec
-using Half = TileVec<float, 4, 8>;
+// The AIC has the cube's spaces, an AIV lane Vec.
+using Full = Tile<TileType::Mat, float, 8, 8, BLayout::ColMajor, 8, 8, SLayout::RowMajor, 512>;
+using Half = Tile<TileType::Vec, float, 4, 8>;
 constexpr int kTiles = 5;
 
 // What the AIV lanes popped, per lane: (block, value of the half's first element).
 std::mutex got_mu;
 std::vector<std::pair<int, float>> got[2];
 
-constexpr auto Enter = pipe_testing::EnterKernel;
-constexpr auto Leave = pipe_testing::LeaveKernel;
-
-void PushTiles(const int64_t*, PyptoRtCoreContext* ctx) {
-  Enter(ctx);
-  AIC_INITIALIZE_PIPE(DIR_C2V, Full::kBytes, 2, Loc{3});
+void PushTiles(__gm__ int64_t* args) {
+  PYPTO_LOC(3);
+  AIC_INITIALIZE_PIPE(DIR_C2V, Full::kBytes, 2);
   Full t;
   TASSIGN(t, 0);
+  const int32_t block = get_block_idx(args);
   for (int i = 0; i < kTiles; ++i) {
     // Rows 0-3 hold 100 (block) + 10 i, rows 4-7 that + 1.
     for (int r = 0; r < 8; ++r) {
-      for (int c = 0; c < 8; ++c) t.At(r, c) = 100.0f * ctx->block_idx + 10.0f * i + (r < 4 ? 0.0f : 1.0f);
+      for (int c = 0; c < 8; ++c) t.At(r, c) = 100.0f * block + 10.0f * i + (r < 4 ? 0.0f : 1.0f);
     }
-    TPUSH_TO_AIV(t, PipeSplit::UP_DOWN, Loc{5});
+    PYPTO_LOC(5);
+    TPUSH_TO_AIV(t, PipeSplit::UP_DOWN);
   }
-  Leave(ctx);
 }
 
 template <bool kFree>
-void PopTiles(const int64_t*, PyptoRtCoreContext* ctx) {
-  Enter(ctx);
-  AIV_INITIALIZE_PIPE(DIR_C2V, Full::kBytes, 2, Loc{8});
+void PopTiles(__gm__ int64_t* args) {
+  PYPTO_LOC(8);
+  AIV_INITIALIZE_PIPE(DIR_C2V, Full::kBytes, 2);
   Half t;
   TASSIGN(t, 0);
   for (int i = 0; i < kTiles; ++i) {
-    TPOP_FROM_AIC(t, PipeSplit::UP_DOWN, Loc{10});
+    PYPTO_LOC(10);
+    TPOP_FROM_AIC(t, PipeSplit::UP_DOWN);
     {
       std::lock_guard lock(got_mu);
-      got[ctx->subblock_idx].push_back({ctx->block_idx, t.At(0, 0)});
+      got[get_sub_block_id(args)].push_back({get_block_idx(args), t.At(0, 0)});
     }
-    if (kFree) TFREE_TO_AIC(Loc{11});
+    if (kFree) {
+      PYPTO_LOC(11);
+      TFREE_TO_AIC();
+    }
   }
-  Leave(ctx);
 }
 
 class PipeRuntime : public ::testing::Test {
@@ -73,7 +77,7 @@ class PipeRuntime : public ::testing::Test {
 };
 
 runtime::KernelSet Mixed(runtime::KernelFn aiv) {
-  runtime::KernelSet set = runtime::KernelSet::Aic({"push_tiles", PushTiles});
+  runtime::KernelSet set = runtime::KernelSet::Aic({"push_tiles", pipe_testing::ClusterKernel<PushTiles>});
   set.aiv[0] = {"pop_tiles", aiv};
   set.aiv[1] = {"pop_tiles", aiv};
   return set;
@@ -81,7 +85,7 @@ runtime::KernelSet Mixed(runtime::KernelFn aiv) {
 
 TEST_F(PipeRuntime, EachBlockOfAClusterTaskGetsAFreshPipe) {
   // Two blocks on one cluster, one after the other: the second starts with empty rings.
-  runtime_.Submit(Mixed(PopTiles<true>), runtime::TaskArgs(), 2);
+  runtime_.Submit(Mixed(pipe_testing::ClusterKernel<PopTiles<true>>), runtime::TaskArgs(), 2);
   runtime_.WaitAll();
   for (int lane = 0; lane < 2; ++lane) {
     ASSERT_EQ(got[lane].size(), 2u * kTiles) << "lane " << lane;
@@ -95,7 +99,7 @@ TEST_F(PipeRuntime, EachBlockOfAClusterTaskGetsAFreshPipe) {
 }
 
 TEST_F(PipeRuntime, ADeadlockFailsTheRunWithThePipesReport) {
-  runtime_.Submit(Mixed(PopTiles<false>), runtime::TaskArgs(), 1);
+  runtime_.Submit(Mixed(pipe_testing::ClusterKernel<PopTiles<false>>), runtime::TaskArgs(), 1);
   try {
     runtime_.WaitAll();
     FAIL() << "the run did not fail";
@@ -108,7 +112,7 @@ TEST_F(PipeRuntime, ADeadlockFailsTheRunWithThePipesReport) {
     EXPECT_NE(message.find("the consumer (AIV lane 0) popped 2 tiles but freed 0"), std::string::npos) << message;
   }
   // The next run's pipe works again.
-  runtime_.Submit(Mixed(PopTiles<true>), runtime::TaskArgs(), 1);
+  runtime_.Submit(Mixed(pipe_testing::ClusterKernel<PopTiles<true>>), runtime::TaskArgs(), 1);
   runtime_.WaitAll();
 }
 

@@ -11,9 +11,11 @@
 #include <thread>
 #include <vector>
 
+#include <pto/pto-inst.hpp>
+
 #include "pypto/backend/platform.h"
 #include "pypto/backend/simulator.h"
-#include "pypto/isa/kernel_abi.h"
+#include "pypto/runtime/kernel_args.h"
 #include "pypto/runtime/runtime.h"
 
 #include "cluster_kernel_util.h"
@@ -22,8 +24,9 @@ namespace pypto::pipe_trace_test {
 namespace {
 
 using namespace pto;
-using Tile = TileMat<float, 8, 8>;  // pushed from the AIC's Mat (MTE1)
-using Popped = TileVec<float, 8, 8>;
+// Pushed from the AIC's Mat (MTE1).
+using Pushed = Tile<TileType::Mat, float, 8, 8, BLayout::ColMajor, 8, 8, SLayout::RowMajor, 512>;
+using Popped = Tile<TileType::Vec, float, 8, 8>;
 constexpr int kTiles = 5;
 constexpr int kSlots = 2;
 
@@ -39,9 +42,6 @@ std::mutex seen_mu;
 std::vector<uint64_t> push_ready;  // the AIC's model after each push: when its tile is ready
 std::vector<uint64_t> free_done;   // the AIV's model after each free
 
-constexpr auto Enter = pipe_testing::EnterKernel;
-constexpr auto Leave = pipe_testing::LeaveKernel;
-
 // Modelled work of `cycles` on `pipe` that writes (reads) `tile`, as a load (a vector op) would.
 template <typename TileT>
 void Work(SimCore* core, Pipe pipe, uint64_t cycles, const TileT& tile, bool writes) {
@@ -50,39 +50,42 @@ void Work(SimCore* core, Pipe pipe, uint64_t cycles, const TileT& tile, bool wri
   core->perf->Issue(pipe, cycles, writes ? nullptr : &o, writes ? 0 : 1, writes ? &o : nullptr, writes ? 1 : 0);
 }
 
-void Produce(const int64_t*, PyptoRtCoreContext* ctx) {
-  SimCore* core = Enter(ctx);
-  AIC_INITIALIZE_PIPE(DIR_C2V, Tile::kBytes, kSlots, Loc{3});
-  Tile t;
+void Produce(__gm__ int64_t*) {
+  SimCore* core = pypto_sim_current_core();
+  PYPTO_LOC(3);
+  AIC_INITIALIZE_PIPE(DIR_C2V, Pushed::kBytes, kSlots);
+  Pushed t;
   TASSIGN(t, 0);
   for (int i = 0; i < kTiles; ++i) {
     if (scenario.producer_sleep_ms) std::this_thread::sleep_for(std::chrono::milliseconds(scenario.producer_sleep_ms));
     Work(core, Pipe::MTE2, scenario.producer_work, t, true);
-    TPUSH_TO_AIV(t, PipeSplit::NONE, Loc{5});
+    PYPTO_LOC(5);
+    TPUSH_TO_AIV(t, PipeSplit::NONE);
     if (core->perf != nullptr) {
       std::lock_guard lock(seen_mu);
       push_ready.push_back(core->perf->done);
     }
   }
-  Leave(ctx);
 }
 
-void Consume(const int64_t*, PyptoRtCoreContext* ctx) {
-  SimCore* core = Enter(ctx);
-  AIV_INITIALIZE_PIPE(DIR_C2V, Tile::kBytes, kSlots, Loc{8});
+void Consume(__gm__ int64_t*) {
+  SimCore* core = pypto_sim_current_core();
+  PYPTO_LOC(8);
+  AIV_INITIALIZE_PIPE(DIR_C2V, Pushed::kBytes, kSlots);
   Popped t;
   TASSIGN(t, 0);
   for (int i = 0; i < kTiles; ++i) {
     if (scenario.consumer_sleep_ms) std::this_thread::sleep_for(std::chrono::milliseconds(scenario.consumer_sleep_ms));
-    TPOP_FROM_AIC(t, PipeSplit::NONE, Loc{10});
+    PYPTO_LOC(10);
+    TPOP_FROM_AIC(t, PipeSplit::NONE);
     Work(core, Pipe::V, scenario.consumer_work, t, false);
-    TFREE_TO_AIC(Loc{12});
+    PYPTO_LOC(12);
+    TFREE_TO_AIC();
     if (core->perf != nullptr) {
       std::lock_guard lock(seen_mu);
       free_done.push_back(core->perf->done);
     }
   }
-  Leave(ctx);
 }
 
 class PipeTrace : public ::testing::Test {
@@ -99,8 +102,8 @@ class PipeTrace : public ::testing::Test {
     scenario = s;
     push_ready.clear();
     free_done.clear();
-    runtime::KernelSet set = runtime::KernelSet::Aic({"produce", Produce});
-    set.aiv[0] = {"consume", Consume};
+    runtime::KernelSet set = runtime::KernelSet::Aic({"produce", pipe_testing::ClusterKernel<Produce>});
+    set.aiv[0] = {"consume", pipe_testing::ClusterKernel<Consume>};
     runtime_.Submit(set, runtime::TaskArgs(), 1);
     runtime_.WaitAll();
     runtime::RunTrace trace = runtime_.LastRunTrace();
@@ -148,14 +151,14 @@ TEST_F(PipeTrace, APopStartsInDeviceTimeOnceItsPushIsDone) {
   ASSERT_EQ(push_ready.size(), static_cast<size_t>(kTiles));
   // The pipe's instructions are charged: a push of a Mat tile on MTE1, a pop on MTE2, init and frees on MTE2.
   EXPECT_EQ(aic.counters.pipe.tiles_pushed, kTiles);
-  EXPECT_EQ(aic.counters.pipe.bytes_pushed, kTiles * static_cast<int64_t>(Tile::kBytes));
+  EXPECT_EQ(aic.counters.pipe.bytes_pushed, kTiles * static_cast<int64_t>(Pushed::kBytes));
   EXPECT_EQ(aic.counters.pipe_instructions[1], kTiles);  // MTE1
   EXPECT_EQ(aiv.counters.pipe.tiles_popped, kTiles);
-  EXPECT_EQ(aiv.counters.pipe.bytes_popped, kTiles * static_cast<int64_t>(Tile::kBytes));
+  EXPECT_EQ(aiv.counters.pipe.bytes_popped, kTiles * static_cast<int64_t>(Pushed::kBytes));
   EXPECT_EQ(aiv.counters.pipe.frees, kTiles);
   EXPECT_EQ(aiv.counters.pipe_instructions[0], 1 + 2 * kTiles);  // MTE2: the init, the pops and the frees
-  EXPECT_EQ(aiv.counters.bytes_written[0], kTiles * static_cast<int64_t>(Tile::kBytes));  // into Vec
-  EXPECT_EQ(aiv.counters.bytes_read[6], kTiles * static_cast<int64_t>(Tile::kBytes));     // out of the ring (GM)
+  EXPECT_EQ(aiv.counters.bytes_written[0], kTiles * static_cast<int64_t>(Pushed::kBytes));  // into Vec
+  EXPECT_EQ(aiv.counters.bytes_read[6], kTiles * static_cast<int64_t>(Pushed::kBytes));     // out of the ring (GM)
   // The producer is slow: every pop waits for its push, and starts exactly when the push is done.
   std::vector<runtime::PipeWait> pops = DeviceWaits(aiv, "TPOP_FROM_AIC");
   ASSERT_EQ(pops.size(), static_cast<size_t>(kTiles));
@@ -215,8 +218,8 @@ TEST_F(PipeTrace, DeviceTimeDoesNotDependOnHowTheHostRanTheCores) {
 TEST_F(PipeTrace, AnUntracedRunCountsNothing) {
   runtime_.SetTracing(false);
   scenario = {1000, 0};
-  runtime::KernelSet set = runtime::KernelSet::Aic({"produce", Produce});
-  set.aiv[0] = {"consume", Consume};
+  runtime::KernelSet set = runtime::KernelSet::Aic({"produce", pipe_testing::ClusterKernel<Produce>});
+  set.aiv[0] = {"consume", pipe_testing::ClusterKernel<Consume>};
   runtime_.Submit(set, runtime::TaskArgs(), 1);
   runtime_.WaitAll();
   EXPECT_TRUE(push_ready.empty());

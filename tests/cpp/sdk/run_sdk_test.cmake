@@ -26,7 +26,9 @@ file(REMOVE_RECURSE ${WORK_DIR})
 run_step("install" ${CMAKE_COMMAND} --install ${PYPTO_BUILD_DIR} --prefix ${prefix})
 foreach(installed lib/cmake/PyPTO/PyPTOConfig.cmake lib/cmake/PyPTO/PyPTOConfigVersion.cmake
                   lib/cmake/PyPTO/PyPTOTargets.cmake lib/cmake/PyPTO/PyPTOPlugin.cmake
-                  include/pypto/plugin/abi.h include/pypto/isa/isa.h share/pypto/pipelines/default.yaml)
+                  include/pypto/plugin/abi.h include/pto/pto-inst.hpp include/pypto/isa/instructions.h
+                  include/pypto/runtime/kernel_args.h
+                  share/pypto/pipelines/default.yaml)
   if(NOT EXISTS ${prefix}/${installed})
     message(FATAL_ERROR "the install did not produce ${prefix}/${installed}")
   endif()

@@ -20,11 +20,31 @@ def test_every_example_folder_has_examples():
     assert {"beginner", "intermediate", "models", "runtime"} <= folders
 
 
+# What a kernel may not contain to compile against the real <pto/pto-inst.hpp>: PyPTO's former dialect.
+NOT_PTO_ISA = ("TileVec<", "TileMat<", "Loc{", "#include \"pypto/isa/isa.h\"", "kernel_abi.h", "PyptoRtCoreContext")
+# Kernels that still use PyPTO's own cross-core pipe and comm instructions (docs/isa.md lists them).
+OWN_INSTRUCTIONS = ("TPUSH_TO_", "TPOP_FROM_", "TFREE_TO_", "INITIALIZE_PIPE", "pypto/isa/comm.h")
+
+
+def assert_kernels_are_pto_isa(build_output: Path) -> None:
+    """Every kernel the example generated is PTO-ISA C++ with the Ascend entry point (kernel_args.h)."""
+    kernels = sorted(build_output.rglob("kernels/*/*.cpp"))
+    assert kernels, f"no kernel written under {build_output}"
+    for kernel in kernels:
+        text = kernel.read_text()
+        assert "#include <pto/pto-inst.hpp>" in text, kernel
+        assert 'extern "C" __aicore__ void kernel_entry(__gm__ int64_t* args)' in text, kernel
+        assert not [s for s in NOT_PTO_ISA if s in text], (kernel, [s for s in NOT_PTO_ISA if s in text])
+        if not any(s in text for s in OWN_INSTRUCTIONS):
+            assert "pypto/isa/" not in text, kernel
+
+
 @pytest.mark.parametrize("example", EXAMPLES, ids=example_id)
 def test_example_runs_and_matches_torch(example, tmp_path):
     done = run_example(example, tmp_path)
     assert done.returncode == 0, f"{example.name} failed:\n{done.stdout}\n{done.stderr}"
     assert done.stdout.strip().endswith("OK"), done.stdout
+    assert_kernels_are_pto_isa(tmp_path / "build_output")
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=example_id)

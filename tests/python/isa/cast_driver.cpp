@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "pypto/isa/isa.h"
+#include <pto/pto-inst.hpp>
 
 PYPTO_ISA_DEFINE_CURRENT_CORE()
 
@@ -49,10 +49,10 @@ int main(int argc, char** argv) {
   core.capacity[0] = sizeof vec;
   pto::SetCurrentCore(&core);
 
-  pto::TileVec<float, 1, kChunk> src, back;
-  pto::TileVec<pto::half, 1, kChunk> h;
-  pto::TileVec<pto::bfloat16, 1, kChunk> b;
-  pto::TileVec<pto::int32_t, 1, kChunk> i;
+  pto::Tile<pto::TileType::Vec, float, 1, kChunk> src, back;
+  pto::Tile<pto::TileType::Vec, pto::half, 1, kChunk> h;
+  pto::Tile<pto::TileType::Vec, pto::bfloat16, 1, kChunk> b;
+  pto::Tile<pto::TileType::Vec, pto::int32_t, 1, kChunk> i;
   pto::TASSIGN(src, 0);
   pto::TASSIGN(back, 4 * kChunk);
   pto::TASSIGN(h, 8 * kChunk);
@@ -63,19 +63,19 @@ int main(int argc, char** argv) {
   std::vector<pto::int32_t> out_i(in.size());
   std::vector<float> back_h(in.size()), back_b(in.size());
   for (size_t base = 0; base < in.size(); base += kChunk) {
-    for (int k = 0; k < kChunk; ++k) src.data[k] = in[base + k];
+    for (int k = 0; k < kChunk; ++k) src.data()[k] = in[base + k];
     pto::TCVT(h, src, mode);
     pto::TCVT(b, src, mode);
     pto::TCVT(i, src, mode);
     for (int k = 0; k < kChunk; ++k) {
-      out_h[base + k] = h.data[k].bits;
-      out_b[base + k] = b.data[k].bits;
-      out_i[base + k] = i.data[k];
+      out_h[base + k] = h.data()[k].bits;
+      out_b[base + k] = b.data()[k].bits;
+      out_i[base + k] = i.data()[k];
     }
     pto::TCVT(back, h);
-    for (int k = 0; k < kChunk; ++k) back_h[base + k] = back.data[k];
+    for (int k = 0; k < kChunk; ++k) back_h[base + k] = back.data()[k];
     pto::TCVT(back, b);
-    for (int k = 0; k < kChunk; ++k) back_b[base + k] = back.data[k];
+    for (int k = 0; k < kChunk; ++k) back_b[base + k] = back.data()[k];
   }
   if (core.faulted()) {
     std::fprintf(stderr, "fault: %s in %s\n", pto::FaultKindName(core.fault.kind), core.fault.instruction);

@@ -62,15 +62,14 @@ struct SimPipe {
   void Finish(int member);
 
   // The pypto_sim_pipe_* functions, for `core` (a member of this cluster).
-  bool Init(SimCore& core, bool aic, int32_t dir_mask, int64_t slot_size, int32_t slot_num, const char* instruction,
-            Loc loc);
-  int32_t Lanes(SimCore& core, const char* instruction, Loc loc);
-  unsigned char* Reserve(SimCore& core, PipeDir dir, int lane, int64_t bytes, const char* instruction, Loc loc);
+  bool Init(SimCore& core, bool aic, int32_t dir_mask, int64_t slot_size, int32_t slot_num, const char* instruction);
+  int32_t Lanes(SimCore& core, const char* instruction);
+  unsigned char* Reserve(SimCore& core, PipeDir dir, int lane, int64_t bytes, const char* instruction);
   // `cost` (may be null) charges the transfer to core.perf when it counts.
   void Publish(SimCore& core, PipeDir dir, int lane, const PipeTileShape& shape, const PipeCost* cost);
   const unsigned char* Take(SimCore& core, PipeDir dir, int lane, PipeTileShape& shape, const PipeCost* cost,
-                            const char* instruction, Loc loc);
-  bool Release(SimCore& core, PipeDir dir, int lane, const char* instruction, Loc loc);
+                            const char* instruction);
+  bool Release(SimCore& core, PipeDir dir, int lane, const char* instruction);
 
   // Moves what member m's kernel did on the pipe while its core counted
   // (transfers, bytes, waits) into `out`, and forgets it.
@@ -123,15 +122,15 @@ struct SimPipe {
   bool Stuck() const;
 
   // Checks that a block of a cluster task runs (else a fault on `core`).
-  bool Active(SimCore& core, const char* instruction, Loc loc);
+  bool Active(SimCore& core, const char* instruction);
   // Checks that the pipe works, that `core` is the producer (consumer) of
   // ring (dir, lane) and that its init set its end up.
-  bool Allowed(SimCore& core, PipeDir dir, int lane, bool producer, const char* instruction, Loc loc);
+  bool Allowed(SimCore& core, PipeDir dir, int lane, bool producer, const char* instruction);
   // Waits (lock held) until `core`'s end of ring (dir, lane) can go on;
   // false, with the pipe's report as a fault on `core`, when it never will.
   bool Wait(std::unique_lock<std::mutex>& lock, SimCore& core, PipeDir dir, int lane, bool producer,
-            const char* instruction, Loc loc);
-  void Fail(SimCore& core, const char* instruction, Loc loc, const std::string& text);
+            const char* instruction);
+  void Fail(SimCore& core, const char* instruction, const std::string& text);
   // A counted transfer of `member`: its wait (if it waited in either clock) and its traffic.
   void Record(int member, const char* instruction, PipeDir dir, int lane, bool producer,
               const PerfModel::Issued& issued, int64_t bytes);
@@ -159,27 +158,24 @@ double PipeTimeoutFromEnvironment();
 extern "C" {
 __attribute__((visibility("default"))) int32_t pypto_sim_pipe_init(pto::SimCore* core, int32_t aic,
                                                                    int32_t dir_mask, int64_t slot_size,
-                                                                   int32_t slot_num, const char* instruction,
-                                                                   uint32_t line);
-__attribute__((visibility("default"))) int32_t pypto_sim_pipe_lanes(pto::SimCore* core, const char* instruction,
-                                                                    uint32_t line);
+                                                                   int32_t slot_num, const char* instruction);
+__attribute__((visibility("default"))) int32_t pypto_sim_pipe_lanes(pto::SimCore* core, const char* instruction);
 __attribute__((visibility("default"))) unsigned char* pypto_sim_pipe_reserve(pto::SimCore* core, int32_t dir,
                                                                              int32_t lane, int64_t bytes,
-                                                                             const char* instruction, uint32_t line);
+                                                                             const char* instruction);
 __attribute__((visibility("default"))) void pypto_sim_pipe_publish(pto::SimCore* core, int32_t dir, int32_t lane,
                                                                    const pto::PipeTileShape* shape);
 __attribute__((visibility("default"))) const unsigned char* pypto_sim_pipe_take(pto::SimCore* core, int32_t dir,
                                                                                 int32_t lane,
                                                                                 pto::PipeTileShape* shape,
-                                                                                const char* instruction,
-                                                                                uint32_t line);
+                                                                                const char* instruction);
 __attribute__((visibility("default"))) void pypto_sim_pipe_publish_counted(pto::SimCore* core, int32_t dir,
                                                                            int32_t lane,
                                                                            const pto::PipeTileShape* shape,
                                                                            const pto::PipeCost* cost);
 __attribute__((visibility("default"))) const unsigned char* pypto_sim_pipe_take_counted(
     pto::SimCore* core, int32_t dir, int32_t lane, pto::PipeTileShape* shape, const pto::PipeCost* cost,
-    const char* instruction, uint32_t line);
+    const char* instruction);
 __attribute__((visibility("default"))) int32_t pypto_sim_pipe_release(pto::SimCore* core, int32_t dir, int32_t lane,
-                                                                      const char* instruction, uint32_t line);
+                                                                      const char* instruction);
 }

@@ -2,9 +2,12 @@
 // (1 AIC + 2 AIV), with on-chip buffers sized from the platform file, handed
 // to the runtime as its per-core state (RuntimeOptions::core_state).
 //
-// Kernels compiled against the SDK's tile ISA (sdk/include/pypto/isa) find
-// their core through pypto_sim_current_core() and end with
-// pypto_sim_finish_kernel(), both defined here: the fault a core recorded
+// Kernels compiled against the SDK's tile ISA (<pto/pto-inst.hpp>) find
+// their core through pypto_sim_current_core(), their block through
+// pypto_kernel_context() and report a window leaving its tensor through
+// pypto_kernel_window_fault() (pypto/runtime/kernel_args.h); the simulator
+// toolchain's adapter ends each with pypto_sim_finish_kernel(). All are
+// defined here: the fault a core recorded
 // becomes a runtime kernel fault naming the kernel, the instruction, the
 // user's source line and the numbers involved.
 //
@@ -67,4 +70,7 @@ std::string DescribeSimFault(const pto::SimFault& fault);
 extern "C" {
 __attribute__((visibility("default"))) pto::SimCore* pypto_sim_current_core();
 __attribute__((visibility("default"))) void pypto_sim_finish_kernel(PyptoRtCoreContext* ctx, const char* source_file);
+__attribute__((visibility("default"))) const PyptoRtCoreContext* pypto_kernel_context(void);
+__attribute__((visibility("default"))) void pypto_kernel_window_fault(const char* instruction, int64_t value,
+                                                                      int64_t limit);
 }

@@ -14,10 +14,13 @@
 // (`toolchains: {a2a3sim: simulator, ...}`); ToolchainFor reads it.
 //
 // The ABI between the artifacts and the toolchain:
-//   * kernels/<core>/<f>.cpp defines `extern "C" void kernel_entry(const
-//     int64_t* args, PyptoRtCoreContext* ctx)` (sdk/include/pypto/isa/
-//     kernel_abi.h). The simulator compiles it with
-//     -Dkernel_entry=pypto_kernel_<f>.
+//   * kernels/<core>/<f>.cpp is PTO-ISA C++ (<pto/pto-inst.hpp>) defining
+//     `extern "C" __aicore__ void kernel_entry(__gm__ int64_t* args)`, the
+//     entry of the Ascend toolchain and the upstream runtime (the slots are
+//     described in pypto/runtime/kernel_args.h). The simulator compiles it
+//     with -Dkernel_entry=pypto_kernel_<f>_entry and an appended adapter
+//     `pypto_kernel_<f>(const int64_t* args, PyptoRtCoreContext* ctx)`,
+//     the runtime's PyptoRtKernelFn, which reports the core's fault after it.
 //   * orchestration/<f>.ll defines `i32 @pypto_orchestration_<f>(ptr %ctx)`.
 //     It registers the kernels it submits (pypto_rt_set_kernel with
 //     @pypto_kernel_<k>), reads argument i of the function with
@@ -123,5 +126,12 @@ std::string ToolchainFor(const std::string& backend, const std::string& platform
 // The folders kernels compile against on the simulator: the SDK's and the
 // core's public headers, from the install prefix or else the source tree.
 std::vector<std::filesystem::path> KernelIncludeDirs();
+
+// A kernel artifact's source as the simulator toolchain compiles it (with
+// -Dkernel_entry=pypto_kernel_<f>_entry): the text and the adapter
+// pypto_kernel_<f>(args, ctx) that runs its kernel_entry and reports the
+// core's fault with the user's file (a generated kernel's first line names
+// it; an external kernel's #include does; else the artifact's path).
+std::string SimulatedKernelSource(const Artifact& kernel);
 
 }  // namespace pypto::backend

@@ -47,7 +47,7 @@ struct KernelScalarParam {
 };
 
 // One hand-written kernel of a kernel plugin: what runs (its C++ source,
-// defining kernel_entry as sdk/include/pypto/isa/kernel_abi.h describes), on
+// defining kernel_entry as core/include/pypto/runtime/kernel_args.h describes), on
 // which core, and the signature calls are checked against. The kernel's
 // argument slots are its tensors, then its scalars, in this order.
 struct KernelSpec {

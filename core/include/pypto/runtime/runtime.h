@@ -344,6 +344,8 @@ class Runtime {
 // helpers a kernel calls (the simulator's pypto_sim_current_core) find their
 // core without the kernel passing it along.
 void* CurrentCoreState();
+// The context of the block the calling thread runs; null outside a kernel.
+const PyptoRtCoreContext* CurrentCoreContext();
 
 // Registers `condition` for the task whose kernel the calling thread runs, unless it holds already
 // (it is polled once first; what that throws propagates). A ValueError outside a

@@ -23,4 +23,14 @@ inline std::string Join(const std::vector<std::string>& items, const std::string
   return JoinMapped(items, sep, [](const std::string& s) { return s; });
 }
 
+// `text` between `quote`s, with backslashes and quotes escaped: a C++ ("), Python (') or C string literal.
+inline std::string QuotedLiteral(const std::string& text, char quote) {
+  std::string out(1, quote);
+  for (char c : text) {
+    if (c == '\\' || c == quote) out += '\\';
+    out += c;
+  }
+  return out + quote;
+}
+
 }  // namespace pypto

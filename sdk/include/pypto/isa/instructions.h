@@ -3,7 +3,7 @@
 //  - fills the rest of a destination whose Pad is not Null with the pad value;
 //  - checks its tiles (assigned, valid shape inside the static shape, extents
 //    that fit) and on a fault records it in the SimCore and does nothing.
-// The last argument of each instruction is an optional Loc (source line id).
+// Faults name the source line PYPTO_LOC set (SimCore::line).
 #pragma once
 
 #include "pypto/isa/perf_model.h"
@@ -52,27 +52,27 @@ struct Lanes8 {
   typedef T type __attribute__((vector_size(8 * sizeof(T))));
 };
 
-inline void Raise(SimCore* core, FaultKind kind, const char* name, Loc loc, TileType space, int64_t value,
+inline void Raise(SimCore* core, FaultKind kind, const char* name, TileType space, int64_t value,
                   int64_t limit) {
   if (!core) core = pypto_sim_current_core();
-  if (core) core->Raise(kind, name, loc, space, value, limit);
+  if (core) core->Raise(kind, name, space, value, limit);
 }
 
 template <typename TileT>
-inline bool Usable(const TileT& t, const char* name, Loc loc) {
-  if (!t.data) {
-    Raise(t.core, FaultKind::Unassigned, name, loc, TileT::Loc, static_cast<int64_t>(t.addr), 0);
+inline bool Usable(const TileT& t, const char* name) {
+  if (!t.data_) {
+    Raise(t.core, FaultKind::Unassigned, name, TileT::Loc, static_cast<int64_t>(t.addr), 0);
     return false;
   }
   if constexpr (!TileT::kStaticValid) {
     int vr = t.GetValidRow();
     int vc = t.GetValidCol();
     if (vr < 0 || vr > TileT::kRows) {
-      Raise(t.core, FaultKind::ValidShape, name, loc, TileT::Loc, vr, TileT::kRows);
+      Raise(t.core, FaultKind::ValidShape, name, TileT::Loc, vr, TileT::kRows);
       return false;
     }
     if (vc < 0 || vc > TileT::kCols) {
-      Raise(t.core, FaultKind::ValidShape, name, loc, TileT::Loc, vc, TileT::kCols);
+      Raise(t.core, FaultKind::ValidShape, name, TileT::Loc, vc, TileT::kCols);
       return false;
     }
   }
@@ -80,19 +80,19 @@ inline bool Usable(const TileT& t, const char* name, Loc loc) {
 }
 
 template <typename... Tiles>
-inline bool Usable(const char* name, Loc loc, const Tiles&... tiles) {
-  return (Usable(tiles, name, loc) && ...);
+inline bool Usable(const char* name, const Tiles&... tiles) {
+  return (Usable(tiles, name) && ...);
 }
 
 // `src` must cover rows x cols of its valid region.
 template <typename TileT>
-inline bool Covers(const TileT& src, int rows, int cols, const char* name, Loc loc) {
+inline bool Covers(const TileT& src, int rows, int cols, const char* name) {
   if (src.GetValidRow() < rows) {
-    Raise(src.core, FaultKind::ShapeMismatch, name, loc, TileT::Loc, rows, src.GetValidRow());
+    Raise(src.core, FaultKind::ShapeMismatch, name, TileT::Loc, rows, src.GetValidRow());
     return false;
   }
   if (src.GetValidCol() < cols) {
-    Raise(src.core, FaultKind::ShapeMismatch, name, loc, TileT::Loc, cols, src.GetValidCol());
+    Raise(src.core, FaultKind::ShapeMismatch, name, TileT::Loc, cols, src.GetValidCol());
     return false;
   }
   return true;
@@ -155,13 +155,13 @@ inline void FindNaN(const TileT& t, int& row, int& col) {
 // valid region as a fault of this instruction, so that the first instruction
 // whose result holds a NaN is the one reported.
 template <typename TileT>
-inline void Finish(TileT& t, [[maybe_unused]] const char* name, [[maybe_unused]] Loc loc) {
+inline void Finish(TileT& t, [[maybe_unused]] const char* name) {
   FillPad(t);
 #if defined(PTO_CHECK_NAN)
   if constexpr (kIsFloat<typename TileT::DType>) {
     int row = 0, col = 0;
     FindNaN(t, row, col);
-    if (row >= 0) Raise(t.core, FaultKind::NaN, name, loc, TileT::Loc, row, col);
+    if (row >= 0) Raise(t.core, FaultKind::NaN, name, TileT::Loc, row, col);
   }
 #endif
 }
@@ -468,110 +468,110 @@ inline bool Compare(T a, T b, CmpMode mode) {
 }
 
 template <typename D, typename S, typename F>
-inline void Unary(const char* name, D& dst, const S& src, Loc loc, F f) {
-  if (!Usable(name, loc, dst, src)) return;
+inline void Unary(const char* name, D& dst, const S& src, F f) {
+  if (!Usable(name, dst, src)) return;
   int rows = dst.GetValidRow();
   int cols = dst.GetValidCol();
-  if (!Covers(src, rows, cols, name, loc)) return;
+  if (!Covers(src, rows, cols, name)) return;
   using T = typename D::DType;
-  // Local pointers: the vectorizer cannot see past a store that might change dst.data.
-  T* d = dst.data;
-  const auto* x = src.data;
+  // Local pointers: the vectorizer cannot see past a store that might change dst.data_.
+  T* d = dst.data_;
+  const auto* x = src.data_;
   ForEach<D::kRowMajor>(rows, cols, [&](int r, int c) { d[D::Index(r, c)] = Store<T>(f(Load(x[S::Index(r, c)]))); });
-  Finish(dst, name, loc);
+  Finish(dst, name);
   CountVector(dst, rows * cols, TileOperand(src, rows * cols));
 }
 
 template <typename D, typename A, typename B, typename F>
-inline void Binary(const char* name, D& dst, const A& a, const B& b, Loc loc, F f) {
-  if (!Usable(name, loc, dst, a, b)) return;
+inline void Binary(const char* name, D& dst, const A& a, const B& b, F f) {
+  if (!Usable(name, dst, a, b)) return;
   int rows = dst.GetValidRow();
   int cols = dst.GetValidCol();
-  if (!Covers(a, rows, cols, name, loc) || !Covers(b, rows, cols, name, loc)) return;
+  if (!Covers(a, rows, cols, name) || !Covers(b, rows, cols, name)) return;
   using T = typename D::DType;
-  T* d = dst.data;
-  const auto* x = a.data;
-  const auto* y = b.data;
+  T* d = dst.data_;
+  const auto* x = a.data_;
+  const auto* y = b.data_;
   ForEach<D::kRowMajor>(rows, cols, [&](int r, int c) {
     d[D::Index(r, c)] = Store<T>(f(Load(x[A::Index(r, c)]), Load(y[B::Index(r, c)])));
   });
-  Finish(dst, name, loc);
+  Finish(dst, name);
   CountVector(dst, rows * cols, TileOperand(a, rows * cols), TileOperand(b, rows * cols));
 }
 
 // dst = f(src, per-row value): vec is [rows, 1] (or any tile; column 0 is read).
 template <typename D, typename S, typename V, typename F>
-inline void RowExpand(const char* name, D& dst, const S& src, const V& vec, Loc loc, F f) {
-  if (!Usable(name, loc, dst, src, vec)) return;
+inline void RowExpand(const char* name, D& dst, const S& src, const V& vec, F f) {
+  if (!Usable(name, dst, src, vec)) return;
   int rows = dst.GetValidRow();
   int cols = dst.GetValidCol();
-  if (!Covers(src, rows, cols, name, loc) || !Covers(vec, rows, 1, name, loc)) return;
+  if (!Covers(src, rows, cols, name) || !Covers(vec, rows, 1, name)) return;
   using T = typename D::DType;
-  T* d = dst.data;
-  const auto* x = src.data;
+  T* d = dst.data_;
+  const auto* x = src.data_;
   for (int r = 0; r < rows; ++r) {
     auto v = Load(vec.At(r, 0));
     PTO_VECTORIZE
     for (int c = 0; c < cols; ++c) d[D::Index(r, c)] = Store<T>(f(Load(x[S::Index(r, c)]), v));
   }
-  Finish(dst, name, loc);
+  Finish(dst, name);
   CountVector(dst, rows * cols, TileOperand(src, rows * cols), TileOperand(vec, rows));
 }
 
 // dst = f(src, per-column value): vec is [1, cols] (row 0 is read).
 template <typename D, typename S, typename V, typename F>
-inline void ColExpand(const char* name, D& dst, const S& src, const V& vec, Loc loc, F f) {
-  if (!Usable(name, loc, dst, src, vec)) return;
+inline void ColExpand(const char* name, D& dst, const S& src, const V& vec, F f) {
+  if (!Usable(name, dst, src, vec)) return;
   int rows = dst.GetValidRow();
   int cols = dst.GetValidCol();
-  if (!Covers(src, rows, cols, name, loc) || !Covers(vec, 1, cols, name, loc)) return;
+  if (!Covers(src, rows, cols, name) || !Covers(vec, 1, cols, name)) return;
   using T = typename D::DType;
-  T* d = dst.data;
-  const auto* x = src.data;
-  const auto* v = vec.data;
+  T* d = dst.data_;
+  const auto* x = src.data_;
+  const auto* v = vec.data_;
   for (int r = 0; r < rows; ++r) {
     PTO_VECTORIZE
     for (int c = 0; c < cols; ++c) d[D::Index(r, c)] = Store<T>(f(Load(x[S::Index(r, c)]), Load(v[V::Index(0, c)])));
   }
-  Finish(dst, name, loc);
+  Finish(dst, name);
   CountVector(dst, rows * cols, TileOperand(src, rows * cols), TileOperand(vec, cols));
 }
 
 // TEXP: the 16-lane path for float rows, element by element otherwise.
 template <typename D, typename S>
-inline void Exp(const char* name, D& dst, const S& src, Loc loc) {
+inline void Exp(const char* name, D& dst, const S& src) {
   if constexpr (kFloatRows<D, S>) {
-    if (!Usable(name, loc, dst, src)) return;
+    if (!Usable(name, dst, src)) return;
     int rows = dst.GetValidRow();
     int cols = dst.GetValidCol();
-    if (!Covers(src, rows, cols, name, loc)) return;
+    if (!Covers(src, rows, cols, name)) return;
     ExpFloatRows<false>(dst, src, rows, cols, [](int) { return 0.0f; });
-    Finish(dst, name, loc);
+    Finish(dst, name);
     CountVector(dst, rows * cols, TileOperand(src, rows * cols));
   } else {
-    Unary(name, dst, src, loc, [](auto x) { return Exp(x); });
+    Unary(name, dst, src, [](auto x) { return Exp(x); });
   }
 }
 
 // dst = exp(src - per-row value): the 16-lane exp for float rows.
 template <typename D, typename S, typename V>
-inline void RowExpandExpDif(const char* name, D& dst, const S& src, const V& vec, Loc loc) {
+inline void RowExpandExpDif(const char* name, D& dst, const S& src, const V& vec) {
   if constexpr (kFloatRows<D, S> && kSame<typename V::DType, float>) {
-    if (!Usable(name, loc, dst, src, vec)) return;
+    if (!Usable(name, dst, src, vec)) return;
     int rows = dst.GetValidRow();
     int cols = dst.GetValidCol();
-    if (!Covers(src, rows, cols, name, loc) || !Covers(vec, rows, 1, name, loc)) return;
+    if (!Covers(src, rows, cols, name) || !Covers(vec, rows, 1, name)) return;
     ExpFloatRows<true>(dst, src, rows, cols, [&](int r) { return vec.At(r, 0); });
-    Finish(dst, name, loc);
+    Finish(dst, name);
     CountVector(dst, rows * cols, TileOperand(src, rows * cols), TileOperand(vec, rows));
   } else {
-    RowExpand(name, dst, src, vec, loc, [](auto x, auto v) { return Exp(x - v); });
+    RowExpand(name, dst, src, vec, [](auto x, auto v) { return Exp(x - v); });
   }
 }
 
 template <typename D, typename S, typename V>
-inline void ColExpandExpDif(const char* name, D& dst, const S& src, const V& vec, Loc loc) {
-  ColExpand(name, dst, src, vec, loc, [](auto x, auto v) { return Exp(x - v); });
+inline void ColExpandExpDif(const char* name, D& dst, const S& src, const V& vec) {
+  ColExpand(name, dst, src, vec, [](auto x, auto v) { return Exp(x - v); });
 }
 
 // The accumulator of a reduction: float for floating types, int64 for integers.
@@ -670,12 +670,12 @@ inline void ReduceRows(const S& src, int r, int cols, A* out) {
 
 // dst[r, 0] = reduce(src[r, 0 .. valid cols)) for r < src's valid rows.
 template <Reduce Op, typename D, typename S>
-inline void RowReduce(const char* name, D& dst, const S& src, Loc loc) {
-  if (!Usable(name, loc, dst, src)) return;
+inline void RowReduce(const char* name, D& dst, const S& src) {
+  if (!Usable(name, dst, src)) return;
   int rows = src.GetValidRow();
   int cols = src.GetValidCol();
   if (dst.GetValidRow() < rows || dst.GetValidCol() < 1) {
-    Raise(dst.core, FaultKind::ShapeMismatch, name, loc, D::Loc, rows, dst.GetValidRow());
+    Raise(dst.core, FaultKind::ShapeMismatch, name, D::Loc, rows, dst.GetValidRow());
     return;
   }
   using A = typename SumOf<typename S::DType>::type;
@@ -686,22 +686,23 @@ inline void RowReduce(const char* name, D& dst, const S& src, Loc loc) {
     ReduceRows<Op, A, kRowsAtOnce>(src, r, cols, results);
     for (int q = 0; q < kRowsAtOnce; ++q) dst.At(r + q, 0) = Store<typename D::DType>(results[q]);
   }
-  for (; r < rows; ++r) {
+  // Counted down: GCC 12 otherwise proves a bogus overflow of the element index in this tail loop.
+  for (int left = rows - r; left > 0; --left, ++r) {
     ReduceRows<Op, A, 1>(src, r, cols, results);
     dst.At(r, 0) = Store<typename D::DType>(results[0]);
   }
-  Finish(dst, name, loc);
+  Finish(dst, name);
   CountVector(dst, rows, TileOperand(src, rows * cols));
 }
 
 // dst[0, c] = reduce(src[0 .. valid rows, c)) for c < src's valid cols.
 template <Reduce Op, typename D, typename S>
-inline void ColReduce(const char* name, D& dst, const S& src, Loc loc) {
-  if (!Usable(name, loc, dst, src)) return;
+inline void ColReduce(const char* name, D& dst, const S& src) {
+  if (!Usable(name, dst, src)) return;
   int rows = src.GetValidRow();
   int cols = src.GetValidCol();
   if (dst.GetValidCol() < cols || dst.GetValidRow() < 1) {
-    Raise(dst.core, FaultKind::ShapeMismatch, name, loc, D::Loc, cols, dst.GetValidCol());
+    Raise(dst.core, FaultKind::ShapeMismatch, name, D::Loc, cols, dst.GetValidCol());
     return;
   }
   using A = typename SumOf<typename S::DType>::type;
@@ -713,7 +714,7 @@ inline void ColReduce(const char* name, D& dst, const S& src, Loc loc) {
     for (int r = 0; r < rows; ++r) acc = Step<Op, A>(acc, static_cast<A>(Load(src.At(r, c))));
     dst.At(0, c) = Store<T>(acc);
   }
-  Finish(dst, name, loc);
+  Finish(dst, name);
   CountVector(dst, cols, TileOperand(src, rows * cols));
 }
 
@@ -736,36 +737,36 @@ inline int32_t ArgReduce(int n, F at) {
 }
 
 template <Reduce Op, typename D, typename S>
-inline void RowArgReduce(const char* name, D& dst, const S& src, Loc loc) {
-  if (!Usable(name, loc, dst, src)) return;
+inline void RowArgReduce(const char* name, D& dst, const S& src) {
+  if (!Usable(name, dst, src)) return;
   int rows = src.GetValidRow();
   int cols = src.GetValidCol();
   if (dst.GetValidRow() < rows || dst.GetValidCol() < 1) {
-    Raise(dst.core, FaultKind::ShapeMismatch, name, loc, D::Loc, rows, dst.GetValidRow());
+    Raise(dst.core, FaultKind::ShapeMismatch, name, D::Loc, rows, dst.GetValidRow());
     return;
   }
   for (int r = 0; r < rows; ++r) {
     int32_t idx = cols > 0 ? ArgReduce<Op>(cols, [&](int c) { return Load(src.At(r, c)); }) : 0;
     dst.At(r, 0) = static_cast<typename D::DType>(idx);
   }
-  Finish(dst, name, loc);
+  Finish(dst, name);
   CountVector(dst, rows, TileOperand(src, rows * cols));
 }
 
 template <Reduce Op, typename D, typename S>
-inline void ColArgReduce(const char* name, D& dst, const S& src, Loc loc) {
-  if (!Usable(name, loc, dst, src)) return;
+inline void ColArgReduce(const char* name, D& dst, const S& src) {
+  if (!Usable(name, dst, src)) return;
   int rows = src.GetValidRow();
   int cols = src.GetValidCol();
   if (dst.GetValidCol() < cols || dst.GetValidRow() < 1) {
-    Raise(dst.core, FaultKind::ShapeMismatch, name, loc, D::Loc, cols, dst.GetValidCol());
+    Raise(dst.core, FaultKind::ShapeMismatch, name, D::Loc, cols, dst.GetValidCol());
     return;
   }
   for (int c = 0; c < cols; ++c) {
     int32_t idx = rows > 0 ? ArgReduce<Op>(rows, [&](int r) { return Load(src.At(r, c)); }) : 0;
     dst.At(0, c) = static_cast<typename D::DType>(idx);
   }
-  Finish(dst, name, loc);
+  Finish(dst, name);
   CountVector(dst, cols, TileOperand(src, rows * cols));
 }
 
@@ -888,7 +889,7 @@ inline void MicroKernel(const AccT* __restrict a, const AccT* __restrict b, AccT
 // (transposed when Transpose), visiting src in its storage order.
 template <typename AccT, bool Transpose, int Ld, typename S>
 inline void Pack(AccT* dst, const S& src, int row0, int col0, int rows, int cols) {
-  const auto* x = src.data;
+  const auto* x = src.data_;
   auto put = [&](int r, int c) {
     AccT v = static_cast<AccT>(Load(x[S::Index(row0 + r, col0 + c)]));
     if constexpr (Transpose) dst[c * Ld + r] = v;
@@ -969,31 +970,31 @@ struct MatmulAccum<uint8_t> {
 };
 
 template <typename C, typename A, typename B>
-inline void Matmul(const char* name, C& acc, const A& left, const B& right, Loc loc, bool accumulate) {
+inline void Matmul(const char* name, C& acc, const A& left, const B& right, bool accumulate) {
   static_assert(kSame<typename A::DType, typename B::DType>, "lhs and rhs have one dtype");
   using AccT = typename MatmulAccum<typename A::DType>::type;
   static_assert(kSame<typename C::DType, AccT>, "the accumulator is float (int32 for 8-bit integers)");
-  if (!Usable(name, loc, acc, left, right)) return;
+  if (!Usable(name, acc, left, right)) return;
   int m = acc.GetValidRow();
   int n = acc.GetValidCol();
   int k = left.GetValidCol();
-  if (!Covers(left, m, k, name, loc) || !Covers(right, k, n, name, loc)) return;
+  if (!Covers(left, m, k, name) || !Covers(right, k, n, name)) return;
   BlockedMatmul<AccT>(acc, left, right, m, n, k, accumulate);
-  Finish(acc, name, loc);
+  Finish(acc, name);
   CountMatmul(acc, left, right, m, n, k, accumulate);
 }
 
 template <typename D, typename S>
-inline void Copy(const char* name, D& dst, const S& src, int row0, int col0, Loc loc) {
-  if (!Usable(name, loc, dst, src)) return;
+inline void Copy(const char* name, D& dst, const S& src, int row0, int col0) {
+  if (!Usable(name, dst, src)) return;
   int rows = dst.GetValidRow();
   int cols = dst.GetValidCol();
   if (row0 < 0 || row0 + rows > S::kRows) {
-    Raise(src.core, FaultKind::ShapeMismatch, name, loc, S::Loc, row0 + rows, S::kRows);
+    Raise(src.core, FaultKind::ShapeMismatch, name, S::Loc, row0 + rows, S::kRows);
     return;
   }
   if (col0 < 0 || col0 + cols > S::kCols) {
-    Raise(src.core, FaultKind::ShapeMismatch, name, loc, S::Loc, col0 + cols, S::kCols);
+    Raise(src.core, FaultKind::ShapeMismatch, name, S::Loc, col0 + cols, S::kCols);
     return;
   }
   using T = typename D::DType;
@@ -1013,7 +1014,7 @@ inline void Copy(const char* name, D& dst, const S& src, int row0, int col0, Loc
       }
     }
   }
-  Finish(dst, name, loc);
+  Finish(dst, name);
   CountMove(dst, src, rows * cols);
 }
 
@@ -1025,13 +1026,13 @@ inline void Copy(const char* name, D& dst, const S& src, int row0, int col0, Loc
 
 // tile[valid region] = the global tensor's 2-D view [0, vr) x [0, vc).
 template <typename TileT, typename GT>
-inline void TLOAD(TileT& tile, const GT& gt, Loc loc = {}) {
+inline void TLOAD(TileT& tile, const GT& gt) {
   static_assert(kSame<typename TileT::DType, typename GT::DType>, "TLOAD keeps the dtype");
-  if (!detail::Usable(tile, "TLOAD", loc)) return;
+  if (!detail::Usable(tile, "TLOAD")) return;
   int rows = tile.GetValidRow();
   int cols = tile.GetValidCol();
   if (rows > gt.Rows() || cols > gt.Cols()) {
-    detail::Raise(tile.core, FaultKind::GlobalOutOfBounds, "TLOAD", loc, TileT::Loc,
+    detail::Raise(tile.core, FaultKind::GlobalOutOfBounds, "TLOAD", TileT::Loc,
                   rows > gt.Rows() ? rows : cols, rows > gt.Rows() ? gt.Rows() : gt.Cols());
     return;
   }
@@ -1039,7 +1040,7 @@ inline void TLOAD(TileT& tile, const GT& gt, Loc loc = {}) {
   int64_t cs = gt.stride[4];
   if constexpr (TileT::kRowMajor) {
     for (int r = 0; r < rows; ++r) {
-      const T* row = gt.data + gt.RowOffset(r);
+      const T* row = gt.data_ + gt.RowOffset(r);
       if (cs == 1) {
         __builtin_memcpy(&tile.At(r, 0), row, static_cast<size_t>(cols) * sizeof(T));
       } else {
@@ -1053,33 +1054,33 @@ inline void TLOAD(TileT& tile, const GT& gt, Loc loc = {}) {
     for (int r0 = 0; r0 < rows; r0 += kBand) {
       int band = rows - r0 < kBand ? rows - r0 : kBand;
       const T* src[kBand];
-      for (int i = 0; i < band; ++i) src[i] = gt.data + gt.RowOffset(r0 + i);
+      for (int i = 0; i < band; ++i) src[i] = gt.data_ + gt.RowOffset(r0 + i);
       for (int c = 0; c < cols; ++c) {
         T* dst = &tile.At(r0, c);
         for (int i = 0; i < band; ++i) dst[i] = src[i][c * cs];
       }
     }
   }
-  detail::Finish(tile, "TLOAD", loc);
+  detail::Finish(tile, "TLOAD");
   detail::CountLoad(tile, static_cast<int64_t>(rows) * cols);
 }
 
 // The global tensor's 2-D view [0, vr) x [0, vc) = tile[valid region],
 // converted (round to nearest even) when the dtypes differ (Acc -> GM).
 template <typename GT, typename TileT>
-inline void TSTORE(GT& gt, const TileT& tile, Loc loc = {}) {
-  if (!detail::Usable(tile, "TSTORE", loc)) return;
+inline void TSTORE(GT& gt, const TileT& tile) {
+  if (!detail::Usable(tile, "TSTORE")) return;
   int rows = tile.GetValidRow();
   int cols = tile.GetValidCol();
   if (rows > gt.Rows() || cols > gt.Cols()) {
-    detail::Raise(tile.core, FaultKind::GlobalOutOfBounds, "TSTORE", loc, TileT::Loc,
+    detail::Raise(tile.core, FaultKind::GlobalOutOfBounds, "TSTORE", TileT::Loc,
                   rows > gt.Rows() ? rows : cols, rows > gt.Rows() ? gt.Rows() : gt.Cols());
     return;
   }
   using G = typename GT::DType;
   int64_t cs = gt.stride[4];
   for (int r = 0; r < rows; ++r) {
-    G* row = gt.data + gt.RowOffset(r);
+    G* row = gt.data_ + gt.RowOffset(r);
     if constexpr (kSame<G, typename TileT::DType>) {
       if (cs == 1 && TileT::kRowMajor) {
         __builtin_memcpy(row, &tile.At(r, 0), static_cast<size_t>(cols) * sizeof(G));
@@ -1094,40 +1095,40 @@ inline void TSTORE(GT& gt, const TileT& tile, Loc loc = {}) {
 // Copy between tiles of any spaces (Mat -> Left/Right, Acc -> Vec, Vec -> Vec,
 // ...): dst[valid region] = src, converted to dst's dtype (nearest even).
 template <typename D, typename S>
-inline void TMOV(D& dst, const S& src, Loc loc = {}) {
-  if (!detail::Usable("TMOV", loc, dst, src)) return;
-  if (!detail::Covers(src, dst.GetValidRow(), dst.GetValidCol(), "TMOV", loc)) return;
-  detail::Copy("TMOV", dst, src, 0, 0, loc);
+inline void TMOV(D& dst, const S& src) {
+  if (!detail::Usable("TMOV", dst, src)) return;
+  if (!detail::Covers(src, dst.GetValidRow(), dst.GetValidCol(), "TMOV")) return;
+  detail::Copy("TMOV", dst, src, 0, 0);
 }
 
 // dst[valid region] = src[row .. , col .. ]; the window must lie inside src's static shape.
 template <typename D, typename S>
-inline void TEXTRACT(D& dst, const S& src, int row, int col, Loc loc = {}) {
-  detail::Copy("TEXTRACT", dst, src, row, col, loc);
+inline void TEXTRACT(D& dst, const S& src, int row, int col) {
+  detail::Copy("TEXTRACT", dst, src, row, col);
 }
 
 // dst[r, c] = src[c, r] over dst's valid region.
 template <typename D, typename S>
-inline void TTRANS(D& dst, const S& src, Loc loc = {}) {
-  if (!detail::Usable("TTRANS", loc, dst, src)) return;
+inline void TTRANS(D& dst, const S& src) {
+  if (!detail::Usable("TTRANS", dst, src)) return;
   int rows = dst.GetValidRow();
   int cols = dst.GetValidCol();
-  if (!detail::Covers(src, cols, rows, "TTRANS", loc)) return;
+  if (!detail::Covers(src, cols, rows, "TTRANS")) return;
   detail::ForEach<D::kRowMajor>(rows, cols, [&](int r, int c) { dst.At(r, c) = src.At(c, r); });
-  detail::Finish(dst, "TTRANS", loc);
+  detail::Finish(dst, "TTRANS");
   detail::CountVector(dst, rows * cols, detail::TileOperand(src, rows * cols));
 }
 template <typename D, typename S, typename Tmp>
-inline void TTRANS(D& dst, const S& src, Tmp&, Loc loc = {}) {
-  TTRANS(dst, src, loc);
+inline void TTRANS(D& dst, const S& src, Tmp&) {
+  TTRANS(dst, src);
 }
 
 // dst = src on src's valid region, dst's pad value on the rest of dst's
 // valid region; dst's Pad must not be Null.
 template <typename D, typename S>
-inline void TFILLPAD(D& dst, const S& src, Loc loc = {}) {
+inline void TFILLPAD(D& dst, const S& src) {
   static_assert(D::kPad != PadValue::Null, "TFILLPAD needs a destination with a pad value");
-  if (!detail::Usable("TFILLPAD", loc, dst, src)) return;
+  if (!detail::Usable("TFILLPAD", dst, src)) return;
   using T = typename D::DType;
   const T pad = PadOf<T, D::kPad>();
   int rows = dst.GetValidRow();
@@ -1137,29 +1138,29 @@ inline void TFILLPAD(D& dst, const S& src, Loc loc = {}) {
   detail::ForEach<D::kRowMajor>(rows, cols, [&](int r, int c) {
     dst.At(r, c) = (r < sr && c < sc) ? detail::Convert<T>(src.At(r, c), RoundMode::CAST_RINT) : pad;
   });
-  detail::Finish(dst, "TFILLPAD", loc);
+  detail::Finish(dst, "TFILLPAD");
   detail::CountVector(dst, rows * cols, detail::TileOperand(src, detail::ValidElements(src)));
 }
 
 // dst = [src0 | src1] along columns: src0's valid columns, then src1's;
 // both must cover dst's valid rows, and dst's valid columns must equal the sum.
 template <typename D, typename S0, typename S1>
-inline void TCONCAT(D& dst, const S0& src0, const S1& src1, Loc loc = {}) {
-  if (!detail::Usable("TCONCAT", loc, dst, src0, src1)) return;
+inline void TCONCAT(D& dst, const S0& src0, const S1& src1) {
+  if (!detail::Usable("TCONCAT", dst, src0, src1)) return;
   int rows = dst.GetValidRow();
   int c0 = src0.GetValidCol();
   int c1 = src1.GetValidCol();
   if (c0 + c1 != dst.GetValidCol()) {
-    detail::Raise(dst.core, FaultKind::ShapeMismatch, "TCONCAT", loc, D::Loc, c0 + c1, dst.GetValidCol());
+    detail::Raise(dst.core, FaultKind::ShapeMismatch, "TCONCAT", D::Loc, c0 + c1, dst.GetValidCol());
     return;
   }
-  if (!detail::Covers(src0, rows, c0, "TCONCAT", loc) || !detail::Covers(src1, rows, c1, "TCONCAT", loc)) return;
+  if (!detail::Covers(src0, rows, c0, "TCONCAT") || !detail::Covers(src1, rows, c1, "TCONCAT")) return;
   using T = typename D::DType;
   detail::ForEach<D::kRowMajor>(rows, c0 + c1, [&](int r, int c) {
     dst.At(r, c) = c < c0 ? detail::Convert<T>(src0.At(r, c), RoundMode::CAST_RINT)
                           : detail::Convert<T>(src1.At(r, c - c0), RoundMode::CAST_RINT);
   });
-  detail::Finish(dst, "TCONCAT", loc);
+  detail::Finish(dst, "TCONCAT");
   detail::CountVector(dst, rows * (c0 + c1), detail::TileOperand(src0, rows * c0), detail::TileOperand(src1, rows * c1));
 }
 
@@ -1171,71 +1172,71 @@ inline void TCONCAT(D& dst, const S0& src0, const S1& src1, Loc loc = {}) {
 // are threads, so a sequentially consistent fence orders a kernel's window
 // writes before its notify and its reads after a wait. A builtin, so that
 // the header stays freestanding.
-inline void TFENCE(Loc = {}) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+inline void TFENCE() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 
 // ---------------------------------------------------------------------------
 // Element-wise, tile op tile
 // ---------------------------------------------------------------------------
 template <typename D, typename A, typename B>
-inline void TADD(D& dst, const A& a, const B& b, Loc loc = {}) {
-  detail::Binary("TADD", dst, a, b, loc, [](auto x, auto y) { return x + y; });
+inline void TADD(D& dst, const A& a, const B& b) {
+  detail::Binary("TADD", dst, a, b, [](auto x, auto y) { return x + y; });
 }
 template <typename D, typename A, typename B>
-inline void TSUB(D& dst, const A& a, const B& b, Loc loc = {}) {
-  detail::Binary("TSUB", dst, a, b, loc, [](auto x, auto y) { return x - y; });
+inline void TSUB(D& dst, const A& a, const B& b) {
+  detail::Binary("TSUB", dst, a, b, [](auto x, auto y) { return x - y; });
 }
 template <typename D, typename A, typename B>
-inline void TMUL(D& dst, const A& a, const B& b, Loc loc = {}) {
-  detail::Binary("TMUL", dst, a, b, loc, [](auto x, auto y) { return x * y; });
+inline void TMUL(D& dst, const A& a, const B& b) {
+  detail::Binary("TMUL", dst, a, b, [](auto x, auto y) { return x * y; });
 }
 template <typename D, typename A, typename B>
-inline void TDIV(D& dst, const A& a, const B& b, Loc loc = {}) {
-  detail::Binary("TDIV", dst, a, b, loc, [](auto x, auto y) { return detail::Div(x, y); });
+inline void TDIV(D& dst, const A& a, const B& b) {
+  detail::Binary("TDIV", dst, a, b, [](auto x, auto y) { return detail::Div(x, y); });
 }
 template <typename D, typename A, typename B>
-inline void TMAX(D& dst, const A& a, const B& b, Loc loc = {}) {
-  detail::Binary("TMAX", dst, a, b, loc, [](auto x, auto y) { return detail::Max(x, y); });
+inline void TMAX(D& dst, const A& a, const B& b) {
+  detail::Binary("TMAX", dst, a, b, [](auto x, auto y) { return detail::Max(x, y); });
 }
 template <typename D, typename A, typename B>
-inline void TMIN(D& dst, const A& a, const B& b, Loc loc = {}) {
-  detail::Binary("TMIN", dst, a, b, loc, [](auto x, auto y) { return detail::Min(x, y); });
+inline void TMIN(D& dst, const A& a, const B& b) {
+  detail::Binary("TMIN", dst, a, b, [](auto x, auto y) { return detail::Min(x, y); });
 }
 
 // ---------------------------------------------------------------------------
 // Element-wise, tile op scalar (the scalar in the tile's compute type)
 // ---------------------------------------------------------------------------
 template <typename D, typename S>
-inline void TADDS(D& dst, const S& src, Compute<typename S::DType> s, Loc loc = {}) {
-  detail::Unary("TADDS", dst, src, loc, [s](auto x) { return x + s; });
+inline void TADDS(D& dst, const S& src, Compute<typename S::DType> s) {
+  detail::Unary("TADDS", dst, src, [s](auto x) { return x + s; });
 }
 template <typename D, typename S>
-inline void TSUBS(D& dst, const S& src, Compute<typename S::DType> s, Loc loc = {}) {
-  detail::Unary("TSUBS", dst, src, loc, [s](auto x) { return x - s; });
+inline void TSUBS(D& dst, const S& src, Compute<typename S::DType> s) {
+  detail::Unary("TSUBS", dst, src, [s](auto x) { return x - s; });
 }
 template <typename D, typename S>
-inline void TMULS(D& dst, const S& src, Compute<typename S::DType> s, Loc loc = {}) {
-  detail::Unary("TMULS", dst, src, loc, [s](auto x) { return x * s; });
+inline void TMULS(D& dst, const S& src, Compute<typename S::DType> s) {
+  detail::Unary("TMULS", dst, src, [s](auto x) { return x * s; });
 }
 template <typename D, typename S>
-inline void TDIVS(D& dst, const S& src, Compute<typename S::DType> s, Loc loc = {}) {
-  detail::Unary("TDIVS", dst, src, loc, [s](auto x) { return detail::Div(x, s); });
+inline void TDIVS(D& dst, const S& src, Compute<typename S::DType> s) {
+  detail::Unary("TDIVS", dst, src, [s](auto x) { return detail::Div(x, s); });
 }
 template <typename D, typename S>
-inline void TMAXS(D& dst, const S& src, Compute<typename S::DType> s, Loc loc = {}) {
-  detail::Unary("TMAXS", dst, src, loc, [s](auto x) { return detail::Max(x, s); });
+inline void TMAXS(D& dst, const S& src, Compute<typename S::DType> s) {
+  detail::Unary("TMAXS", dst, src, [s](auto x) { return detail::Max(x, s); });
 }
 template <typename D, typename S>
-inline void TMINS(D& dst, const S& src, Compute<typename S::DType> s, Loc loc = {}) {
-  detail::Unary("TMINS", dst, src, loc, [s](auto x) { return detail::Min(x, s); });
+inline void TMINS(D& dst, const S& src, Compute<typename S::DType> s) {
+  detail::Unary("TMINS", dst, src, [s](auto x) { return detail::Min(x, s); });
 }
 // dst[valid region] = s.
 template <typename D>
-inline void TEXPANDS(D& dst, Compute<typename D::DType> s, Loc loc = {}) {
-  if (!detail::Usable(dst, "TEXPANDS", loc)) return;
+inline void TEXPANDS(D& dst, Compute<typename D::DType> s) {
+  if (!detail::Usable(dst, "TEXPANDS")) return;
   using T = typename D::DType;
   const T v = detail::Store<T>(s);
   detail::ForEach<D::kRowMajor>(dst.GetValidRow(), dst.GetValidCol(), [&](int r, int c) { dst.At(r, c) = v; });
-  detail::Finish(dst, "TEXPANDS", loc);
+  detail::Finish(dst, "TEXPANDS");
   detail::CountVector(dst, detail::ValidElements(dst));
 }
 
@@ -1243,76 +1244,76 @@ inline void TEXPANDS(D& dst, Compute<typename D::DType> s, Loc loc = {}) {
 // Element-wise, unary (float math in float; half/bf16 computed in float)
 // ---------------------------------------------------------------------------
 template <typename D, typename S>
-inline void TEXP(D& dst, const S& src, Loc loc = {}) {
-  detail::Exp("TEXP", dst, src, loc);
+inline void TEXP(D& dst, const S& src) {
+  detail::Exp("TEXP", dst, src);
 }
 template <typename D, typename S>
-inline void TLOG(D& dst, const S& src, Loc loc = {}) {
-  detail::Unary("TLOG", dst, src, loc, [](auto x) { return detail::Log(x); });
+inline void TLOG(D& dst, const S& src) {
+  detail::Unary("TLOG", dst, src, [](auto x) { return detail::Log(x); });
 }
 template <typename D, typename S>
-inline void TSQRT(D& dst, const S& src, Loc loc = {}) {
-  detail::Unary("TSQRT", dst, src, loc, [](auto x) { return detail::Sqrt(x); });
+inline void TSQRT(D& dst, const S& src) {
+  detail::Unary("TSQRT", dst, src, [](auto x) { return detail::Sqrt(x); });
 }
 template <typename D, typename S>
-inline void TRSQRT(D& dst, const S& src, Loc loc = {}) {
-  detail::Unary("TRSQRT", dst, src, loc, [](auto x) { return decltype(x)(1) / detail::Sqrt(x); });
+inline void TRSQRT(D& dst, const S& src) {
+  detail::Unary("TRSQRT", dst, src, [](auto x) { return decltype(x)(1) / detail::Sqrt(x); });
 }
 template <typename D, typename S>
-inline void TRECIP(D& dst, const S& src, Loc loc = {}) {
-  detail::Unary("TRECIP", dst, src, loc, [](auto x) { return detail::Div(decltype(x)(1), x); });
+inline void TRECIP(D& dst, const S& src) {
+  detail::Unary("TRECIP", dst, src, [](auto x) { return detail::Div(decltype(x)(1), x); });
 }
 template <typename D, typename S>
-inline void TABS(D& dst, const S& src, Loc loc = {}) {
-  detail::Unary("TABS", dst, src, loc, [](auto x) { return detail::Abs(x); });
+inline void TABS(D& dst, const S& src) {
+  detail::Unary("TABS", dst, src, [](auto x) { return detail::Abs(x); });
 }
 template <typename D, typename S>
-inline void TNEG(D& dst, const S& src, Loc loc = {}) {
-  detail::Unary("TNEG", dst, src, loc, [](auto x) { return static_cast<decltype(x)>(-x); });
+inline void TNEG(D& dst, const S& src) {
+  detail::Unary("TNEG", dst, src, [](auto x) { return static_cast<decltype(x)>(-x); });
 }
 template <typename D, typename S>
-inline void TRELU(D& dst, const S& src, Loc loc = {}) {
-  detail::Unary("TRELU", dst, src, loc, [](auto x) { return x > decltype(x)(0) ? x : decltype(x)(0); });
+inline void TRELU(D& dst, const S& src) {
+  detail::Unary("TRELU", dst, src, [](auto x) { return x > decltype(x)(0) ? x : decltype(x)(0); });
 }
 
 template <typename D, typename S>
-inline void TLRELU(D& dst, const S& src, Compute<typename S::DType> slope, Loc loc = {}) {
-  detail::Unary("TLRELU", dst, src, loc, [slope](auto x) { return x > decltype(x)(0) ? x : x * slope; });
+inline void TLRELU(D& dst, const S& src, Compute<typename S::DType> slope) {
+  detail::Unary("TLRELU", dst, src, [slope](auto x) { return x > decltype(x)(0) ? x : x * slope; });
 }
 template <typename D, typename S>
-inline void TSIN(D& dst, const S& src, Loc loc = {}) {
-  detail::Unary("TSIN", dst, src, loc, [](auto x) { return static_cast<decltype(x)>(__builtin_sinf(x)); });
+inline void TSIN(D& dst, const S& src) {
+  detail::Unary("TSIN", dst, src, [](auto x) { return static_cast<decltype(x)>(__builtin_sinf(x)); });
 }
 template <typename D, typename S>
-inline void TCOS(D& dst, const S& src, Loc loc = {}) {
-  detail::Unary("TCOS", dst, src, loc, [](auto x) { return static_cast<decltype(x)>(__builtin_cosf(x)); });
+inline void TCOS(D& dst, const S& src) {
+  detail::Unary("TCOS", dst, src, [](auto x) { return static_cast<decltype(x)>(__builtin_cosf(x)); });
 }
 
 // Remainders: TREM has the divisor's sign (torch.remainder), TFMOD the
 // dividend's (torch.fmod). Integer x % 0 is 0. The scratch tile is unused.
 template <typename D, typename A, typename B>
-inline void TREM(D& dst, const A& a, const B& b, Loc loc = {}) {
-  detail::Binary("TREM", dst, a, b, loc, [](auto x, auto y) { return detail::Rem(x, y); });
+inline void TREM(D& dst, const A& a, const B& b) {
+  detail::Binary("TREM", dst, a, b, [](auto x, auto y) { return detail::Rem(x, y); });
 }
 template <typename D, typename A, typename B, typename Tmp>
-inline void TREM(D& dst, const A& a, const B& b, Tmp&, Loc loc = {}) {
-  TREM(dst, a, b, loc);
+inline void TREM(D& dst, const A& a, const B& b, Tmp&) {
+  TREM(dst, a, b);
 }
 template <typename D, typename S>
-inline void TREMS(D& dst, const S& src, Compute<typename S::DType> s, Loc loc = {}) {
-  detail::Unary("TREMS", dst, src, loc, [s](auto x) { return detail::Rem(x, s); });
+inline void TREMS(D& dst, const S& src, Compute<typename S::DType> s) {
+  detail::Unary("TREMS", dst, src, [s](auto x) { return detail::Rem(x, s); });
 }
 template <typename D, typename S, typename Tmp>
-inline void TREMS(D& dst, const S& src, Compute<typename S::DType> s, Tmp&, Loc loc = {}) {
-  TREMS(dst, src, s, loc);
+inline void TREMS(D& dst, const S& src, Compute<typename S::DType> s, Tmp&) {
+  TREMS(dst, src, s);
 }
 template <typename D, typename A, typename B>
-inline void TFMOD(D& dst, const A& a, const B& b, Loc loc = {}) {
-  detail::Binary("TFMOD", dst, a, b, loc, [](auto x, auto y) { return detail::Fmod(x, y); });
+inline void TFMOD(D& dst, const A& a, const B& b) {
+  detail::Binary("TFMOD", dst, a, b, [](auto x, auto y) { return detail::Fmod(x, y); });
 }
 template <typename D, typename S>
-inline void TFMODS(D& dst, const S& src, Compute<typename S::DType> s, Loc loc = {}) {
-  detail::Unary("TFMODS", dst, src, loc, [s](auto x) { return detail::Fmod(x, s); });
+inline void TFMODS(D& dst, const S& src, Compute<typename S::DType> s) {
+  detail::Unary("TFMODS", dst, src, [s](auto x) { return detail::Fmod(x, s); });
 }
 
 // ---------------------------------------------------------------------------
@@ -1320,14 +1321,14 @@ inline void TFMODS(D& dst, const S& src, Compute<typename S::DType> s, Loc loc =
 // ---------------------------------------------------------------------------
 #define PTO_BITWISE_OPS(NAME, EXPR)                                                                    \
   template <typename D, typename A, typename B>                                                        \
-  inline void NAME(D& dst, const A& a, const B& b, Loc loc = {}) {                                     \
+  inline void NAME(D& dst, const A& a, const B& b) {                                     \
     static_assert(!kIsFloat<typename A::DType>, #NAME " takes integer tiles");                         \
-    detail::Binary(#NAME, dst, a, b, loc, [](auto x, auto y) { return EXPR; });                       \
+    detail::Binary(#NAME, dst, a, b, [](auto x, auto y) { return EXPR; });                       \
   }                                                                                                    \
   template <typename D, typename S>                                                                    \
-  inline void NAME##S(D& dst, const S& src, Compute<typename S::DType> s, Loc loc = {}) {              \
+  inline void NAME##S(D& dst, const S& src, Compute<typename S::DType> s) {              \
     static_assert(!kIsFloat<typename S::DType>, #NAME "S takes integer tiles");                        \
-    detail::Unary(#NAME "S", dst, src, loc, [s](auto x) { auto y = s; return EXPR; });                \
+    detail::Unary(#NAME "S", dst, src, [s](auto x) { auto y = s; return EXPR; });                \
   }
 PTO_BITWISE_OPS(TAND, static_cast<decltype(x)>(x & y))
 PTO_BITWISE_OPS(TOR, static_cast<decltype(x)>(x | y))
@@ -1337,17 +1338,17 @@ PTO_BITWISE_OPS(TSHR, detail::ShiftRight(x, y))
 #undef PTO_BITWISE_OPS
 // The registry's xor / xors carry a scratch tile; it is unused.
 template <typename D, typename A, typename B, typename Tmp>
-inline void TXOR(D& dst, const A& a, const B& b, Tmp&, Loc loc = {}) {
-  TXOR(dst, a, b, loc);
+inline void TXOR(D& dst, const A& a, const B& b, Tmp&) {
+  TXOR(dst, a, b);
 }
 template <typename D, typename S, typename Tmp>
-inline void TXORS(D& dst, const S& src, Compute<typename S::DType> s, Tmp&, Loc loc = {}) {
-  TXORS(dst, src, s, loc);
+inline void TXORS(D& dst, const S& src, Compute<typename S::DType> s, Tmp&) {
+  TXORS(dst, src, s);
 }
 template <typename D, typename S>
-inline void TNOT(D& dst, const S& src, Loc loc = {}) {
+inline void TNOT(D& dst, const S& src) {
   static_assert(!kIsFloat<typename S::DType>, "TNOT takes integer tiles");
-  detail::Unary("TNOT", dst, src, loc, [](auto x) { return static_cast<decltype(x)>(~x); });
+  detail::Unary("TNOT", dst, src, [](auto x) { return static_cast<decltype(x)>(~x); });
 }
 
 // ---------------------------------------------------------------------------
@@ -1355,35 +1356,35 @@ inline void TNOT(D& dst, const S& src, Loc loc = {}) {
 // ---------------------------------------------------------------------------
 // dst (bool) = a <mode> b.
 template <typename D, typename A, typename B>
-inline void TCMP(D& dst, const A& a, const B& b, CmpMode mode, Loc loc = {}) {
+inline void TCMP(D& dst, const A& a, const B& b, CmpMode mode) {
   static_assert(kSame<typename D::DType, bool>, "TCMP writes a bool mask");
-  detail::Binary("TCMP", dst, a, b, loc, [mode](auto x, auto y) { return detail::Compare(x, y, mode); });
+  detail::Binary("TCMP", dst, a, b, [mode](auto x, auto y) { return detail::Compare(x, y, mode); });
 }
 template <typename D, typename A>
-inline void TCMPS(D& dst, const A& a, Compute<typename A::DType> s, CmpMode mode, Loc loc = {}) {
+inline void TCMPS(D& dst, const A& a, Compute<typename A::DType> s, CmpMode mode) {
   static_assert(kSame<typename D::DType, bool>, "TCMPS writes a bool mask");
-  detail::Unary("TCMPS", dst, a, loc, [s, mode](auto x) { return detail::Compare(x, s, mode); });
+  detail::Unary("TCMPS", dst, a, [s, mode](auto x) { return detail::Compare(x, s, mode); });
 }
 // dst = mask ? a : b.
 template <typename D, typename M, typename A, typename B>
-inline void TSEL(D& dst, const M& mask, const A& a, const B& b, Loc loc = {}) {
+inline void TSEL(D& dst, const M& mask, const A& a, const B& b) {
   static_assert(kSame<typename M::DType, bool>, "TSEL takes a bool mask");
-  if (!detail::Usable("TSEL", loc, dst, mask, a, b)) return;
+  if (!detail::Usable("TSEL", dst, mask, a, b)) return;
   int rows = dst.GetValidRow();
   int cols = dst.GetValidCol();
-  if (!detail::Covers(mask, rows, cols, "TSEL", loc) || !detail::Covers(a, rows, cols, "TSEL", loc) ||
-      !detail::Covers(b, rows, cols, "TSEL", loc)) {
+  if (!detail::Covers(mask, rows, cols, "TSEL") || !detail::Covers(a, rows, cols, "TSEL") ||
+      !detail::Covers(b, rows, cols, "TSEL")) {
     return;
   }
   detail::ForEach<D::kRowMajor>(rows, cols,
                                 [&](int r, int c) { dst.At(r, c) = mask.At(r, c) ? a.At(r, c) : b.At(r, c); });
-  detail::Finish(dst, "TSEL", loc);
+  detail::Finish(dst, "TSEL");
   detail::CountVector(dst, rows * cols, detail::TileOperand(mask, rows * cols), detail::TileOperand(a, rows * cols),
                       detail::TileOperand(b, rows * cols));
 }
 template <typename D, typename M, typename A, typename B, typename Tmp>
-inline void TSEL(D& dst, const M& mask, const A& a, const B& b, Tmp&, Loc loc = {}) {
-  TSEL(dst, mask, a, b, loc);
+inline void TSEL(D& dst, const M& mask, const A& a, const B& b, Tmp&) {
+  TSEL(dst, mask, a, b);
 }
 
 // ---------------------------------------------------------------------------
@@ -1392,12 +1393,12 @@ inline void TSEL(D& dst, const M& mask, const A& a, const B& b, Tmp&, Loc loc = 
 // ---------------------------------------------------------------------------
 #define PTO_ROW_REDUCTION(NAME, OP)                                          \
   template <typename D, typename S>                                          \
-  inline void NAME(D& dst, const S& src, Loc loc = {}) {                     \
-    detail::RowReduce<detail::Reduce::OP>(#NAME, dst, src, loc);             \
+  inline void NAME(D& dst, const S& src) {                     \
+    detail::RowReduce<detail::Reduce::OP>(#NAME, dst, src);             \
   }                                                                          \
   template <typename D, typename S, typename Tmp>                            \
-  inline void NAME(D& dst, const S& src, Tmp&, Loc loc = {}) {               \
-    detail::RowReduce<detail::Reduce::OP>(#NAME, dst, src, loc);             \
+  inline void NAME(D& dst, const S& src, Tmp&) {               \
+    detail::RowReduce<detail::Reduce::OP>(#NAME, dst, src);             \
   }
 PTO_ROW_REDUCTION(TROWSUM, Sum)
 PTO_ROW_REDUCTION(TROWMAX, Max)
@@ -1407,12 +1408,12 @@ PTO_ROW_REDUCTION(TROWPROD, Prod)
 
 #define PTO_COL_REDUCTION(NAME, OP)                                          \
   template <typename D, typename S>                                          \
-  inline void NAME(D& dst, const S& src, Loc loc = {}) {                     \
-    detail::ColReduce<detail::Reduce::OP>(#NAME, dst, src, loc);             \
+  inline void NAME(D& dst, const S& src) {                     \
+    detail::ColReduce<detail::Reduce::OP>(#NAME, dst, src);             \
   }                                                                          \
   template <typename D, typename S, typename Tmp>                            \
-  inline void NAME(D& dst, const S& src, Tmp&, Loc loc = {}) {               \
-    detail::ColReduce<detail::Reduce::OP>(#NAME, dst, src, loc);             \
+  inline void NAME(D& dst, const S& src, Tmp&) {               \
+    detail::ColReduce<detail::Reduce::OP>(#NAME, dst, src);             \
   }
 PTO_COL_REDUCTION(TCOLSUM, Sum)
 PTO_COL_REDUCTION(TCOLMAX, Max)
@@ -1424,12 +1425,12 @@ PTO_COL_REDUCTION(TCOLPROD, Prod)
 // ([M, 1] dst) or column ([1, N] dst) of src's valid region; NaN wins.
 #define PTO_ARG_REDUCTION(NAME, HELPER, OP)                                  \
   template <typename D, typename S>                                          \
-  inline void NAME(D& dst, const S& src, Loc loc = {}) {                     \
-    detail::HELPER<detail::Reduce::OP>(#NAME, dst, src, loc);                \
+  inline void NAME(D& dst, const S& src) {                     \
+    detail::HELPER<detail::Reduce::OP>(#NAME, dst, src);                \
   }                                                                          \
   template <typename D, typename S, typename Tmp>                            \
-  inline void NAME(D& dst, const S& src, Tmp&, Loc loc = {}) {               \
-    detail::HELPER<detail::Reduce::OP>(#NAME, dst, src, loc);                \
+  inline void NAME(D& dst, const S& src, Tmp&) {               \
+    detail::HELPER<detail::Reduce::OP>(#NAME, dst, src);                \
   }
 PTO_ARG_REDUCTION(TROWARGMAX, RowArgReduce, Max)
 PTO_ARG_REDUCTION(TROWARGMIN, RowArgReduce, Min)
@@ -1441,42 +1442,42 @@ PTO_ARG_REDUCTION(TCOLARGMIN, ColArgReduce, Min)
 // Broadcasts: row_vec is [M, 1] (column 0 read), col_vec is [1, N] (row 0 read)
 // ---------------------------------------------------------------------------
 template <typename D, typename V>
-inline void TROWEXPAND(D& dst, const V& row_vec, Loc loc = {}) {
-  detail::RowExpand("TROWEXPAND", dst, dst, row_vec, loc, [](auto, auto v) { return v; });
+inline void TROWEXPAND(D& dst, const V& row_vec) {
+  detail::RowExpand("TROWEXPAND", dst, dst, row_vec, [](auto, auto v) { return v; });
 }
 template <typename D, typename V>
-inline void TCOLEXPAND(D& dst, const V& col_vec, Loc loc = {}) {
-  detail::ColExpand("TCOLEXPAND", dst, dst, col_vec, loc, [](auto, auto v) { return v; });
+inline void TCOLEXPAND(D& dst, const V& col_vec) {
+  detail::ColExpand("TCOLEXPAND", dst, dst, col_vec, [](auto, auto v) { return v; });
 }
 
 #define PTO_EXPAND_OPS(PREFIX, HELPER)                                                                           \
   template <typename D, typename S, typename V>                                                                  \
-  inline void PREFIX##ADD(D& dst, const S& src, const V& vec, Loc loc = {}) {                                    \
-    detail::HELPER(#PREFIX "ADD", dst, src, vec, loc, [](auto x, auto v) { return x + v; });                     \
+  inline void PREFIX##ADD(D& dst, const S& src, const V& vec) {                                    \
+    detail::HELPER(#PREFIX "ADD", dst, src, vec, [](auto x, auto v) { return x + v; });                     \
   }                                                                                                              \
   template <typename D, typename S, typename V>                                                                  \
-  inline void PREFIX##SUB(D& dst, const S& src, const V& vec, Loc loc = {}) {                                    \
-    detail::HELPER(#PREFIX "SUB", dst, src, vec, loc, [](auto x, auto v) { return x - v; });                     \
+  inline void PREFIX##SUB(D& dst, const S& src, const V& vec) {                                    \
+    detail::HELPER(#PREFIX "SUB", dst, src, vec, [](auto x, auto v) { return x - v; });                     \
   }                                                                                                              \
   template <typename D, typename S, typename V>                                                                  \
-  inline void PREFIX##MUL(D& dst, const S& src, const V& vec, Loc loc = {}) {                                    \
-    detail::HELPER(#PREFIX "MUL", dst, src, vec, loc, [](auto x, auto v) { return x * v; });                     \
+  inline void PREFIX##MUL(D& dst, const S& src, const V& vec) {                                    \
+    detail::HELPER(#PREFIX "MUL", dst, src, vec, [](auto x, auto v) { return x * v; });                     \
   }                                                                                                              \
   template <typename D, typename S, typename V>                                                                  \
-  inline void PREFIX##DIV(D& dst, const S& src, const V& vec, Loc loc = {}) {                                    \
-    detail::HELPER(#PREFIX "DIV", dst, src, vec, loc, [](auto x, auto v) { return detail::Div(x, v); });         \
+  inline void PREFIX##DIV(D& dst, const S& src, const V& vec) {                                    \
+    detail::HELPER(#PREFIX "DIV", dst, src, vec, [](auto x, auto v) { return detail::Div(x, v); });         \
   }                                                                                                              \
   template <typename D, typename S, typename V>                                                                  \
-  inline void PREFIX##MAX(D& dst, const S& src, const V& vec, Loc loc = {}) {                                    \
-    detail::HELPER(#PREFIX "MAX", dst, src, vec, loc, [](auto x, auto v) { return detail::Max(x, v); });         \
+  inline void PREFIX##MAX(D& dst, const S& src, const V& vec) {                                    \
+    detail::HELPER(#PREFIX "MAX", dst, src, vec, [](auto x, auto v) { return detail::Max(x, v); });         \
   }                                                                                                              \
   template <typename D, typename S, typename V>                                                                  \
-  inline void PREFIX##MIN(D& dst, const S& src, const V& vec, Loc loc = {}) {                                    \
-    detail::HELPER(#PREFIX "MIN", dst, src, vec, loc, [](auto x, auto v) { return detail::Min(x, v); });         \
+  inline void PREFIX##MIN(D& dst, const S& src, const V& vec) {                                    \
+    detail::HELPER(#PREFIX "MIN", dst, src, vec, [](auto x, auto v) { return detail::Min(x, v); });         \
   }                                                                                                              \
   template <typename D, typename S, typename V>                                                                  \
-  inline void PREFIX##EXPDIF(D& dst, const S& src, const V& vec, Loc loc = {}) {                                 \
-    detail::HELPER##ExpDif(#PREFIX "EXPDIF", dst, src, vec, loc);                                                \
+  inline void PREFIX##EXPDIF(D& dst, const S& src, const V& vec) {                                 \
+    detail::HELPER##ExpDif(#PREFIX "EXPDIF", dst, src, vec);                                                \
   }
 PTO_EXPAND_OPS(TROWEXPAND, RowExpand)
 PTO_EXPAND_OPS(TCOLEXPAND, ColExpand)
@@ -1489,14 +1490,14 @@ PTO_EXPAND_OPS(TCOLEXPAND, ColExpand)
 // saturates (NaN -> 0); float -> half/bf16 rounds by mode (none/rint: nearest
 // even); integer -> integer wraps; anything -> bool is `!= 0`.
 template <typename D, typename S>
-inline void TCVT(D& dst, const S& src, RoundMode mode = RoundMode::CAST_RINT, Loc loc = {}) {
-  if (!detail::Usable("TCVT", loc, dst, src)) return;
+inline void TCVT(D& dst, const S& src, RoundMode mode = RoundMode::CAST_RINT) {
+  if (!detail::Usable("TCVT", dst, src)) return;
   int rows = dst.GetValidRow();
   int cols = dst.GetValidCol();
-  if (!detail::Covers(src, rows, cols, "TCVT", loc)) return;
+  if (!detail::Covers(src, rows, cols, "TCVT")) return;
   using T = typename D::DType;
-  T* d = dst.data;
-  const auto* x = src.data;
+  T* d = dst.data_;
+  const auto* x = src.data_;
   if (mode == RoundMode::CAST_NONE || mode == RoundMode::CAST_RINT) {
     // The common case with the mode as a constant, so that the loop vectorizes.
     detail::ForEach<D::kRowMajor>(rows, cols, [&](int r, int c) {
@@ -1506,7 +1507,7 @@ inline void TCVT(D& dst, const S& src, RoundMode mode = RoundMode::CAST_RINT, Lo
     detail::ForEach<D::kRowMajor>(
         rows, cols, [&](int r, int c) { d[D::Index(r, c)] = detail::Convert<T>(x[S::Index(r, c)], mode); });
   }
-  detail::Finish(dst, "TCVT", loc);
+  detail::Finish(dst, "TCVT");
   detail::CountVector(dst, rows * cols, detail::TileOperand(src, rows * cols));
 }
 
@@ -1516,35 +1517,35 @@ inline void TCVT(D& dst, const S& src, RoundMode mode = RoundMode::CAST_RINT, Lo
 // float operands, int32 for int8 / uint8.
 // ---------------------------------------------------------------------------
 template <typename C, typename A, typename B>
-inline void TMATMUL(C& acc, const A& left, const B& right, Loc loc = {}) {
-  detail::Matmul("TMATMUL", acc, left, right, loc, false);
+inline void TMATMUL(C& acc, const A& left, const B& right) {
+  detail::Matmul("TMATMUL", acc, left, right, false);
 }
 // acc += left @ right.
 template <typename C, typename A, typename B>
-inline void TMATMUL_ACC(C& acc, const A& left, const B& right, Loc loc = {}) {
-  detail::Matmul("TMATMUL_ACC", acc, left, right, loc, true);
+inline void TMATMUL_ACC(C& acc, const A& left, const B& right) {
+  detail::Matmul("TMATMUL_ACC", acc, left, right, true);
 }
 // c_out = c_in + left @ right (the four-operand form; c_out may be c_in).
 template <typename C, typename CIn, typename A, typename B>
-inline void TMATMUL_ACC(C& c_out, const CIn& c_in, const A& left, const B& right, Loc loc = {}) {
+inline void TMATMUL_ACC(C& c_out, const CIn& c_in, const A& left, const B& right) {
   if (static_cast<const void*>(&c_out) != static_cast<const void*>(&c_in)) {
-    TMOV(c_out, c_in, loc);
+    TMOV(c_out, c_in);
     if (c_out.core && c_out.core->faulted()) return;
   }
-  detail::Matmul("TMATMUL_ACC", c_out, left, right, loc, true);
+  detail::Matmul("TMATMUL_ACC", c_out, left, right, true);
 }
 // acc = left @ right + bias (bias [1, N], row 0 read).
 template <typename C, typename A, typename B, typename Bias>
-inline void TMATMUL_BIAS(C& acc, const A& left, const B& right, const Bias& bias, Loc loc = {}) {
-  if (!detail::Usable("TMATMUL_BIAS", loc, bias, acc)) return;
+inline void TMATMUL_BIAS(C& acc, const A& left, const B& right, const Bias& bias) {
+  if (!detail::Usable("TMATMUL_BIAS", bias, acc)) return;
   int n = acc.GetValidCol();
-  if (!detail::Covers(bias, 1, n, "TMATMUL_BIAS", loc)) return;
+  if (!detail::Covers(bias, 1, n, "TMATMUL_BIAS")) return;
   using CT = typename C::DType;
   for (int r = 0; r < acc.GetValidRow(); ++r) {
     for (int c = 0; c < n; ++c) acc.At(r, c) = detail::Convert<CT>(bias.At(0, c), RoundMode::CAST_RINT);
   }
   detail::CountMove(acc, bias, n);
-  detail::Matmul("TMATMUL_BIAS", acc, left, right, loc, true);
+  detail::Matmul("TMATMUL_BIAS", acc, left, right, true);
 }
 
 }  // namespace pto

@@ -61,21 +61,21 @@ struct PipeCost {
 
 // Defined by the core (pypto/backend/sim_pipe.h). Each works on the pipe of
 // `core`'s cluster; a failure is recorded as a Pipe fault of `instruction` at
-// `line` on `core` and returns 0 / null.
+// the current line on `core` and returns 0 / null.
 extern "C" {
 // slot_num 0: the hardware's depth (8 for one direction, 4 each for two).
 pto::int32_t pypto_sim_pipe_init(pto::SimCore* core, pto::int32_t aic, pto::int32_t dir_mask, pto::int64_t slot_size,
-                                 pto::int32_t slot_num, const char* instruction, pto::uint32_t line);
+                                 pto::int32_t slot_num, const char* instruction);
 // The AIV lanes of the running cluster task (1 or 2); 0 (and a fault) outside one.
-pto::int32_t pypto_sim_pipe_lanes(pto::SimCore* core, const char* instruction, pto::uint32_t line);
+pto::int32_t pypto_sim_pipe_lanes(pto::SimCore* core, const char* instruction);
 // Producer: waits until the next slot of ring (dir, lane) is free; its bytes (at least `bytes`).
 unsigned char* pypto_sim_pipe_reserve(pto::SimCore* core, pto::int32_t dir, pto::int32_t lane, pto::int64_t bytes,
-                                      const char* instruction, pto::uint32_t line);
+                                      const char* instruction);
 // Producer: the reserved slot holds `shape`; it is ready for the consumer.
 void pypto_sim_pipe_publish(pto::SimCore* core, pto::int32_t dir, pto::int32_t lane, const pto::PipeTileShape* shape);
 // Consumer: waits until the next slot of ring (dir, lane) is ready and takes it; valid until its free.
 const unsigned char* pypto_sim_pipe_take(pto::SimCore* core, pto::int32_t dir, pto::int32_t lane,
-                                         pto::PipeTileShape* shape, const char* instruction, pto::uint32_t line);
+                                         pto::PipeTileShape* shape, const char* instruction);
 // The same, charging the transfer to the core's performance model when it
 // counts (a traced run): `cost` says where the tile sits and on which pipe
 // it moves (null: not charged). The pipe ops below call these.
@@ -83,17 +83,16 @@ void pypto_sim_pipe_publish_counted(pto::SimCore* core, pto::int32_t dir, pto::i
                                     const pto::PipeTileShape* shape, const pto::PipeCost* cost);
 const unsigned char* pypto_sim_pipe_take_counted(pto::SimCore* core, pto::int32_t dir, pto::int32_t lane,
                                                  pto::PipeTileShape* shape, const pto::PipeCost* cost,
-                                                 const char* instruction, pto::uint32_t line);
+                                                 const char* instruction);
 // Consumer: frees the oldest slot it took from ring (dir, lane).
-pto::int32_t pypto_sim_pipe_release(pto::SimCore* core, pto::int32_t dir, pto::int32_t lane, const char* instruction,
-                                    pto::uint32_t line);
+pto::int32_t pypto_sim_pipe_release(pto::SimCore* core, pto::int32_t dir, pto::int32_t lane, const char* instruction);
 }
 
 namespace pto {
 namespace pipe_detail {
 
-inline void Fail(const char* instruction, Loc loc, const char* text) {
-  if (SimCore* core = pypto_sim_current_core()) core->RaiseDetail(FaultKind::Pipe, instruction, loc, text);
+inline void Fail(const char* instruction, const char* text) {
+  if (SimCore* core = pypto_sim_current_core()) core->RaiseDetail(FaultKind::Pipe, instruction, text);
 }
 
 // The window of a tile (static box rows x cols, valid vr x vc) that lane
@@ -128,16 +127,16 @@ inline Part PartOf(int box_rows, int box_cols, int vr, int vc, PipeSplit split, 
 
 // A split halves the box between two lanes: it needs both, and an even extent.
 template <typename TileT>
-inline bool SplitFits(PipeSplit split, int lanes, const char* instruction, Loc loc) {
+inline bool SplitFits(PipeSplit split, int lanes, const char* instruction) {
   if (split == PipeSplit::NONE) return true;
   if (lanes != 2) {
-    Fail(instruction, loc, "a split (UP_DOWN / LEFT_RIGHT) shares the tile between two AIV lanes, but this cluster "
+    Fail(instruction, "a split (UP_DOWN / LEFT_RIGHT) shares the tile between two AIV lanes, but this cluster "
                            "task runs one; use split NONE or run the vector kernel on both lanes");
     return false;
   }
   int extent = split == PipeSplit::UP_DOWN ? TileT::kRows : TileT::kCols;
   if (extent % 2 != 0) {
-    Fail(instruction, loc, "the split halves the tile's box, but its extent along the split axis is odd; pad the "
+    Fail(instruction, "the split halves the tile's box, but its extent along the split axis is odd; pad the "
                            "box to an even extent and narrow the valid shape instead");
     return false;
   }
@@ -147,12 +146,12 @@ inline bool SplitFits(PipeSplit split, int lanes, const char* instruction, Loc l
 // Producer side: tile's part `p` into ring (dir, lane), packed row-major.
 template <typename TileT>
 inline bool PushPart(const TileT& tile, PipeDir dir, int lane, const Part& p, PipeSplit split,
-                     const char* instruction, Loc loc) {
+                     const char* instruction) {
   using T = typename TileT::DType;
   SimCore* core = pypto_sim_current_core();
   int64_t box_bytes = static_cast<int64_t>(p.box_rows) * p.box_cols * static_cast<int64_t>(sizeof(T));
   unsigned char* slot =
-      pypto_sim_pipe_reserve(core, static_cast<int32_t>(dir), lane, box_bytes, instruction, loc.line);
+      pypto_sim_pipe_reserve(core, static_cast<int32_t>(dir), lane, box_bytes, instruction);
   if (slot == nullptr) return false;
   T* out = reinterpret_cast<T*>(slot);
   for (int r = 0; r < p.rows; ++r) {
@@ -168,24 +167,24 @@ inline bool PushPart(const TileT& tile, PipeDir dir, int lane, const Part& p, Pi
 // part of `tile` with box (box_rows x box_cols); null when it does not.
 template <typename TileT>
 inline const typename TileT::DType* TakePart(const TileT& tile, PipeDir dir, int lane, int box_rows, int box_cols,
-                                             PipeSplit split, PipeTileShape& shape, const char* instruction, Loc loc) {
+                                             PipeSplit split, PipeTileShape& shape, const char* instruction) {
   using T = typename TileT::DType;
   const PipeCost cost = CostOf(tile, false);
   const unsigned char* slot = pypto_sim_pipe_take_counted(pypto_sim_current_core(), static_cast<int32_t>(dir), lane,
-                                                          &shape, &cost, instruction, loc.line);
+                                                          &shape, &cost, instruction);
   if (slot == nullptr) return nullptr;
   if (shape.split != static_cast<int32_t>(split)) {
-    Fail(instruction, loc, "the producer pushed this tile with another split mode than the pop names; both ends of "
+    Fail(instruction, "the producer pushed this tile with another split mode than the pop names; both ends of "
                            "a transfer must use the same split");
     return nullptr;
   }
   if (shape.elem_bytes != static_cast<int32_t>(sizeof(T))) {
-    Fail(instruction, loc, "the producer pushed a tile of another element size than the popped tile's dtype; push "
+    Fail(instruction, "the producer pushed a tile of another element size than the popped tile's dtype; push "
                            "and pop the same dtype");
     return nullptr;
   }
   if (shape.rows > box_rows || shape.cols > box_cols) {
-    Fail(instruction, loc, "the pushed tile's valid shape does not fit the popped tile's box (or its half under "
+    Fail(instruction, "the pushed tile's valid shape does not fit the popped tile's box (or its half under "
                            "the split); give both ends the same tile shape");
     return nullptr;
   }
@@ -202,16 +201,16 @@ inline void CopyIn(TileT& tile, const typename TileT::DType* in, const Part& p, 
 // The popped tile's valid extents must be what arrived: set for a DYNAMIC
 // tile, checked for a static one.
 template <typename TileT>
-inline bool TakeValidShape(TileT& tile, int rows, int cols, const char* instruction, Loc loc) {
-  tile.SetValidShape(rows, cols);
+inline bool TakeValidShape(TileT& tile, int rows, int cols, const char* instruction) {
+  if constexpr (!TileT::kStaticValid) tile.SetValidShape(rows, cols);
   if (tile.GetValidRow() == rows && tile.GetValidCol() == cols) return true;
-  Fail(instruction, loc, "the pushed tile's valid shape differs from the popped tile's static valid shape; declare "
+  Fail(instruction, "the pushed tile's valid shape differs from the popped tile's static valid shape; declare "
                          "the popped tile's valid shape DYNAMIC or give both ends the same one");
   return false;
 }
 
-inline int32_t Lanes(const char* instruction, Loc loc) {
-  return pypto_sim_pipe_lanes(pypto_sim_current_core(), instruction, loc.line);
+inline int32_t Lanes(const char* instruction) {
+  return pypto_sim_pipe_lanes(pypto_sim_current_core(), instruction);
 }
 
 }  // namespace pipe_detail
@@ -220,70 +219,70 @@ inline int32_t Lanes(const char* instruction, Loc loc) {
 // names the active directions, slot_size the bytes of a slot, slot_num the
 // ring's depth (0: the hardware's, 8 for one direction and 4 each for two).
 // The consumer's init frees every slot, so a producer waits for it.
-inline void AIC_INITIALIZE_PIPE(int32_t dir_mask, int64_t slot_size, int32_t slot_num, Loc loc = {}) {
-  pypto_sim_pipe_init(pypto_sim_current_core(), 1, dir_mask, slot_size, slot_num, "AIC_INITIALIZE_PIPE", loc.line);
+inline void AIC_INITIALIZE_PIPE(int32_t dir_mask, int64_t slot_size, int32_t slot_num) {
+  pypto_sim_pipe_init(pypto_sim_current_core(), 1, dir_mask, slot_size, slot_num, "AIC_INITIALIZE_PIPE");
 }
 
-inline void AIV_INITIALIZE_PIPE(int32_t dir_mask, int64_t slot_size, int32_t slot_num, Loc loc = {}) {
-  pypto_sim_pipe_init(pypto_sim_current_core(), 0, dir_mask, slot_size, slot_num, "AIV_INITIALIZE_PIPE", loc.line);
+inline void AIV_INITIALIZE_PIPE(int32_t dir_mask, int64_t slot_size, int32_t slot_num) {
+  pypto_sim_pipe_init(pypto_sim_current_core(), 0, dir_mask, slot_size, slot_num, "AIV_INITIALIZE_PIPE");
 }
 
 // AIC: push `tile` to the AIV lanes (C2V), each lane its part under `split`.
 template <typename TileT>
-inline void TPUSH_TO_AIV(const TileT& tile, PipeSplit split, Loc loc = {}) {
+inline void TPUSH_TO_AIV(const TileT& tile, PipeSplit split) {
   constexpr const char* kName = "TPUSH_TO_AIV";
-  if (!detail::Usable(tile, kName, loc)) return;
-  int32_t lanes = pipe_detail::Lanes(kName, loc);
-  if (lanes == 0 || !pipe_detail::SplitFits<TileT>(split, lanes, kName, loc)) return;
+  if (!detail::Usable(tile, kName)) return;
+  int32_t lanes = pipe_detail::Lanes(kName);
+  if (lanes == 0 || !pipe_detail::SplitFits<TileT>(split, lanes, kName)) return;
   for (int lane = 0; lane < lanes; ++lane) {
     pipe_detail::Part p =
         pipe_detail::PartOf(TileT::kRows, TileT::kCols, tile.GetValidRow(), tile.GetValidCol(), split, lane);
-    if (!pipe_detail::PushPart(tile, PipeDir::C2V, lane, p, split, kName, loc)) return;
+    if (!pipe_detail::PushPart(tile, PipeDir::C2V, lane, p, split, kName)) return;
   }
 }
 
 // AIV: push this lane's `tile` to the AIC (V2C); `split` says how the AIC's
 // pop places it (its half, or the whole tile under NONE).
 template <typename TileT>
-inline void TPUSH_TO_AIC(const TileT& tile, PipeSplit split, Loc loc = {}) {
+inline void TPUSH_TO_AIC(const TileT& tile, PipeSplit split) {
   constexpr const char* kName = "TPUSH_TO_AIC";
-  if (!detail::Usable(tile, kName, loc)) return;
+  if (!detail::Usable(tile, kName)) return;
   SimCore* core = pypto_sim_current_core();
   if (core == nullptr) return;
   pipe_detail::Part whole{0, 0, TileT::kRows, TileT::kCols, tile.GetValidRow(), tile.GetValidCol()};
-  pipe_detail::PushPart(tile, PipeDir::V2C, core->cluster_member - 1, whole, split, kName, loc);
+  pipe_detail::PushPart(tile, PipeDir::V2C, core->cluster_member - 1, whole, split, kName);
 }
 
 // AIV: pop the next tile the AIC pushed to this lane (C2V) into `tile`.
 template <typename TileT>
-inline void TPOP_FROM_AIC(TileT& tile, PipeSplit split, Loc loc = {}) {
+inline void TPOP_FROM_AIC(TileT& tile, PipeSplit split) {
   constexpr const char* kName = "TPOP_FROM_AIC";
-  if (!detail::Usable(tile, kName, loc)) return;
+  if (!detail::Usable(tile, kName)) return;
   SimCore* core = pypto_sim_current_core();
   if (core == nullptr) return;
   PipeTileShape shape;
   const auto* in = pipe_detail::TakePart<TileT>(tile, PipeDir::C2V, core->cluster_member - 1, TileT::kRows,
-                                                TileT::kCols, split, shape, kName, loc);
-  if (in == nullptr || !pipe_detail::TakeValidShape(tile, shape.rows, shape.cols, kName, loc)) return;
+                                                TileT::kCols, split, shape, kName);
+  if (in == nullptr || !pipe_detail::TakeValidShape(tile, shape.rows, shape.cols, kName)) return;
   pipe_detail::CopyIn(tile, in, pipe_detail::Part{0, 0, TileT::kRows, TileT::kCols, shape.rows, shape.cols}, shape);
-  detail::Finish(tile, kName, loc);
+  detail::Finish(tile, kName);
 }
 
 // AIC: pop the next tile of every lane (V2C) into `tile`, each in its part
 // under `split` (NONE: lane 0's tile is the result).
 template <typename TileT>
-inline void TPOP_FROM_AIV(TileT& tile, PipeSplit split, Loc loc = {}) {
+inline void TPOP_FROM_AIV(TileT& tile, PipeSplit split) {
   constexpr const char* kName = "TPOP_FROM_AIV";
-  if (!detail::Usable(tile, kName, loc)) return;
-  int32_t lanes = pipe_detail::Lanes(kName, loc);
-  if (lanes == 0 || !pipe_detail::SplitFits<TileT>(split, lanes, kName, loc)) return;
+  if (!detail::Usable(tile, kName)) return;
+  int32_t lanes = pipe_detail::Lanes(kName);
+  if (lanes == 0 || !pipe_detail::SplitFits<TileT>(split, lanes, kName)) return;
   int rows = 0;
   int cols = 0;
   for (int lane = 0; lane < lanes; ++lane) {
     pipe_detail::Part box = pipe_detail::PartOf(TileT::kRows, TileT::kCols, 0, 0, split, lane);
     PipeTileShape shape;
     const auto* in =
-        pipe_detail::TakePart<TileT>(tile, PipeDir::V2C, lane, box.box_rows, box.box_cols, split, shape, kName, loc);
+        pipe_detail::TakePart<TileT>(tile, PipeDir::V2C, lane, box.box_rows, box.box_cols, split, shape, kName);
     if (in == nullptr) return;
     if (split == PipeSplit::NONE && lane > 0) continue;
     // The gathered valid extent ends where the last non-empty part ends.
@@ -299,23 +298,23 @@ inline void TPOP_FROM_AIV(TileT& tile, PipeSplit split, Loc loc = {}) {
     }
     pipe_detail::CopyIn(tile, in, box, shape);
   }
-  if (!pipe_detail::TakeValidShape(tile, rows, cols, kName, loc)) return;
-  detail::Finish(tile, kName, loc);
+  if (!pipe_detail::TakeValidShape(tile, rows, cols, kName)) return;
+  detail::Finish(tile, kName);
 }
 
 // AIV: free the oldest slot this lane popped from the AIC (C2V).
-inline void TFREE_TO_AIC(Loc loc = {}) {
+inline void TFREE_TO_AIC() {
   SimCore* core = pypto_sim_current_core();
   if (core == nullptr) return;
-  pypto_sim_pipe_release(core, static_cast<int32_t>(PipeDir::C2V), core->cluster_member - 1, "TFREE_TO_AIC", loc.line);
+  pypto_sim_pipe_release(core, static_cast<int32_t>(PipeDir::C2V), core->cluster_member - 1, "TFREE_TO_AIC");
 }
 
 // AIC: free the oldest slot popped from every lane (V2C).
-inline void TFREE_TO_AIV(Loc loc = {}) {
+inline void TFREE_TO_AIV() {
   constexpr const char* kName = "TFREE_TO_AIV";
-  int32_t lanes = pipe_detail::Lanes(kName, loc);
+  int32_t lanes = pipe_detail::Lanes(kName);
   for (int lane = 0; lane < lanes; ++lane) {
-    if (!pypto_sim_pipe_release(pypto_sim_current_core(), static_cast<int32_t>(PipeDir::V2C), lane, kName, loc.line)) {
+    if (!pypto_sim_pipe_release(pypto_sim_current_core(), static_cast<int32_t>(PipeDir::V2C), lane, kName)) {
       return;
     }
   }

@@ -11,7 +11,19 @@
 
 namespace pto {
 
-enum class TileType : uint8_t { Vec = 0, Mat = 1, Left = 2, Right = 3, Acc = 4, Bias = 5 };
+// The ISA's tile locations. The simulated core has a buffer for the first six.
+enum class TileType : int {
+  Vec = 0,
+  Mat = 1,
+  Left = 2,
+  Right = 3,
+  Acc = 4,
+  Bias = 5,
+  Scaling = 6,
+  ScaleLeft = 7,
+  ScaleRight = 8,
+  Ctrl = 9,
+};
 inline constexpr int kNumTileTypes = 6;
 
 inline const char* TileTypeName(TileType t) {
@@ -22,6 +34,10 @@ inline const char* TileTypeName(TileType t) {
     case TileType::Right: return "Right";
     case TileType::Acc: return "Acc";
     case TileType::Bias: return "Bias";
+    case TileType::Scaling: return "Scaling";
+    case TileType::ScaleLeft: return "ScaleLeft";
+    case TileType::ScaleRight: return "ScaleRight";
+    case TileType::Ctrl: return "Ctrl";
   }
   return "?";
 }
@@ -59,16 +75,10 @@ inline const char* FaultKindName(FaultKind k) {
 // Tile addresses are multiples of this many bytes (the allocator's alignment).
 inline constexpr uint64_t kTileAlignment = 32;
 
-// Source position of an instruction: the codegen passes a numeric id (the
-// user's source line) as the last argument of every instruction.
-struct Loc {
-  uint32_t line = 0;
-};
-
 struct SimFault {
   FaultKind kind = FaultKind::None;
   const char* instruction = nullptr;  // "TADD", ... (a string literal)
-  uint32_t line = 0;                  // Loc::line of the faulting instruction
+  uint32_t line = 0;                  // the user's source line of the faulting instruction
   TileType space = TileType::Vec;     // the memory space involved, where one is
   int64_t value = 0;                  // offending address / extent
   int64_t limit = 0;                  // the capacity / extent it broke
@@ -83,6 +93,10 @@ struct SimCore {
   uint64_t capacity[kNumTileTypes] = {};
   SimFault fault;          // the first fault
   uint32_t fault_count = 0;
+  // The user's source line of the instruction that runs now: PYPTO_LOC(n)
+  // (pto/pto-inst.hpp) sets it before each instruction of a generated kernel,
+  // so that instructions keep the ISA's signatures and faults still name a line.
+  uint32_t line = 0;
   // Set while the runtime measures this core's kernel (a traced run); the
   // instructions charge their cycles to it.
   PerfModel* perf = nullptr;
@@ -95,22 +109,23 @@ struct SimCore {
   void Clear() {
     fault = SimFault{};
     fault_count = 0;
+    line = 0;
   }
-  void Raise(FaultKind kind, const char* instruction, Loc loc, TileType space, int64_t value, int64_t limit) {
+  void Raise(FaultKind kind, const char* instruction, TileType space, int64_t value, int64_t limit) {
     if (fault_count++ != 0) return;
     fault.kind = kind;
     fault.instruction = instruction;
-    fault.line = loc.line;
+    fault.line = line;
     fault.space = space;
     fault.value = value;
     fault.limit = limit;
   }
-  void RaiseDetail(FaultKind kind, const char* instruction, Loc loc, const char* text) {
+  void RaiseDetail(FaultKind kind, const char* instruction, const char* text) {
     if (fault_count != 0) {
       ++fault_count;
       return;
     }
-    Raise(kind, instruction, loc, TileType::Vec, 0, 0);
+    Raise(kind, instruction, TileType::Vec, 0, 0);
     size_t n = 0;
     for (; text != nullptr && text[n] != '\0' && n + 1 < sizeof(fault.detail); ++n) fault.detail[n] = text[n];
     fault.detail[n] = '\0';
@@ -129,6 +144,18 @@ void SetCurrentCore(SimCore* core);
 // runtime) defines it and pto::SetCurrentCore with
 // PYPTO_ISA_DEFINE_CURRENT_CORE() in exactly one translation unit.
 extern "C" pto::SimCore* pypto_sim_current_core();
+
+namespace pto {
+// The source line of the calling core's current instruction (0 when unknown).
+inline uint32_t SourceLine() {
+  SimCore* core = pypto_sim_current_core();
+  return core != nullptr ? core->line : 0;
+}
+// PYPTO_LOC(n): the instructions that follow come from line n of the user's source.
+inline void SetSourceLine(uint32_t line) {
+  if (SimCore* core = pypto_sim_current_core()) core->line = line;
+}
+}  // namespace pto
 
 #define PYPTO_ISA_DEFINE_CURRENT_CORE()                                           \
   namespace pto {                                                                 \

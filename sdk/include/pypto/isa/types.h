@@ -113,6 +113,9 @@ struct bfloat16 {
   static float ToFloat(uint16_t b) { return BitCast<float>(static_cast<uint32_t>(b) << 16); }
 };
 
+// The ISA's spelling of the type.
+using bfloat16_t = bfloat16;
+
 // Small traits in place of <type_traits> / <limits>.
 template <typename A, typename B>
 inline constexpr bool kSame = false;

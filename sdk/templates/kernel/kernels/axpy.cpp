@@ -1,6 +1,19 @@
 // axpy_fp32: y = alpha * x + y for x, y of [R, 64] FP32, on a vector core.
 // Blocks of kBlockRows rows: load both, TMULS + TADD in place, store y.
-#include "pypto/isa/kernel_abi.h"
+//
+// PTO-ISA C++ (<pto/pto-inst.hpp>): it compiles against PyPTO's simulator
+// and against the real pto-isa headers alike.
+#include <stdint.h>
+
+#include <pto/pto-inst.hpp>
+
+#include "pypto/runtime/kernel_args.h"
+
+// The simulator's fault messages name the source line a PYPTO_LOC(line);
+// statement gives the instructions after it; elsewhere it means nothing.
+#ifndef PYPTO_LOC
+#define PYPTO_LOC(line)
+#endif
 
 using namespace pto;
 
@@ -9,18 +22,20 @@ namespace {
 constexpr int kBlockRows = 16;
 constexpr int kCols = 64;
 
-using Block = TileVec<float, kBlockRows, kCols>;
-using Window = GlobalTensor<float, Shape<kBlockRows, kCols>, Stride<DYNAMIC, DYNAMIC>>;
+using Block = Tile<TileType::Vec, float, kBlockRows, kCols>;
+using Window = GlobalTensor<float, Shape<1, 1, 1, kBlockRows, kCols>, Stride<1, 1, 1, DYNAMIC, DYNAMIC>>;
 
-Window BlockAt(const PyptoRtTensorDesc& t, int64_t row) {
-  return Window(static_cast<float*>(t.data) + row * t.strides[0], {}, DescStrides(t));
+// The kBlockRows rows of tensor `t` from row `row` on, with its strides.
+__aicore__ Window BlockAt(__gm__ PyptoRtTensorDesc* t, int64_t row) {
+  __gm__ float* first = reinterpret_cast<__gm__ float*>(t->data) + row * t->strides[0];
+  return Window(first, Window::Shape(), Window::Stride(t->strides[0], t->strides[1]));
 }
 
-void Axpy(const PyptoRtTensorDesc& x, const PyptoRtTensorDesc& y, float alpha) {
+__aicore__ void Axpy(__gm__ PyptoRtTensorDesc* x, __gm__ PyptoRtTensorDesc* y, float alpha) {
   Block tx, ty;
   TASSIGN(tx, 0x0);
   TASSIGN(ty, kBlockRows * kCols * sizeof(float));
-  for (int64_t row = 0; row < x.shape[0]; row += kBlockRows) {
+  for (int64_t row = 0; row < x->shape[0]; row += kBlockRows) {
     auto x_block = BlockAt(x, row);
     auto y_block = BlockAt(y, row);
     TLOAD(tx, x_block);
@@ -33,8 +48,14 @@ void Axpy(const PyptoRtTensorDesc& x, const PyptoRtTensorDesc& y, float alpha) {
 
 }  // namespace
 
-// Slots: the tensors x, y, then the scalar alpha (manifest order).
-extern "C" void kernel_entry(const int64_t* args, PyptoRtCoreContext* ctx) {
-  Axpy(TensorArg(args, 0), TensorArg(args, 1), ScalarArg<float>(args, 2));
-  pypto_sim_finish_kernel(ctx, __FILE__);
+// One 64-bit slot per argument, in manifest order: the address of each
+// tensor's PyptoRtTensorDesc (x, y), then each scalar's bits (alpha).
+extern "C" __aicore__ void kernel_entry(__gm__ int64_t* args) {
+  union {
+    uint64_t u64;
+    float val;
+  } alpha;
+  alpha.u64 = static_cast<uint64_t>(args[2]);
+  Axpy(reinterpret_cast<__gm__ PyptoRtTensorDesc*>(args[0]), reinterpret_cast<__gm__ PyptoRtTensorDesc*>(args[1]),
+       alpha.val);
 }

@@ -1,10 +1,10 @@
 // A kernel translation unit as the simulated platforms compile it: only the
 // tile-ISA headers, no standard library. It instantiates every instruction.
-#include "pypto/isa/isa.h"
+#include <pto/pto-inst.hpp>
 
 using namespace pto;
 
-extern "C" void isa_freestanding_kernel(float* a, float* out, half* h_out) {
+extern "C" __aicore__ void isa_freestanding_kernel(__gm__ float* a, __gm__ float* out, __gm__ half* h_out) {
   using GT = GlobalTensor<float, Shape<1, 1, 1, 64, 64>, Stride<1, 1, 1, 64, 1>, Layout::ND>;
   using VT = Tile<TileType::Vec, float, 64, 64, BLayout::RowMajor, 64, 64>;
   VT ta, tb, tc;
@@ -12,7 +12,12 @@ extern "C" void isa_freestanding_kernel(float* a, float* out, half* h_out) {
   TASSIGN(tb, 0x4000);
   TASSIGN(tc, 0x8000);
   GT ga(a), go(out);
-  TLOAD(ta, ga, Loc{1});
+  PYPTO_LOC(1);
+  TLOAD(ta, ga);
+  // The ordering between the core's pipes (sync.h).
+  set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  pipe_barrier(PIPE_ALL);
   TADD(tb, ta, ta);
   TSUB(tb, ta, tb);
   TMUL(tb, ta, tb);
@@ -35,7 +40,7 @@ extern "C" void isa_freestanding_kernel(float* a, float* out, half* h_out) {
   TNEG(tc, ta);
   TRELU(tc, ta);
   Tile<TileType::Vec, float, 64, 1, BLayout::ColMajor> row;
-  TileVec<float, 1, 64> col;
+  Tile<TileType::Vec, float, 1, 64> col;
   TASSIGN(row, 0xC000);
   TASSIGN(col, 0xC100);
   TROWSUM(row, ta, tb);
@@ -69,9 +74,9 @@ extern "C" void isa_freestanding_kernel(float* a, float* out, half* h_out) {
   TFMODS(tc, ta, 2.0f);
   TROWPROD(row, ta);
   TCOLPROD(col, ta);
-  TileVec<int32_t, 64, 64> ia, ib;
+  Tile<TileType::Vec, int32_t, 64, 64> ia, ib;
   Tile<TileType::Vec, int32_t, 64, 1, BLayout::ColMajor> arg_row;
-  TileVec<int32_t, 1, 64> arg_col;
+  Tile<TileType::Vec, int32_t, 1, 64> arg_col;
   TASSIGN(ia, 0x18000);
   TASSIGN(ib, 0x1C000);
   TASSIGN(arg_row, 0x20000);
@@ -92,28 +97,30 @@ extern "C" void isa_freestanding_kernel(float* a, float* out, half* h_out) {
   TSHRS(ia, ia, 3);
   TNOT(ia, ib);
   TREM(ia, ia, ib);
-  TileVec<bool, 64, 64> mask;
+  Tile<TileType::Vec, bool, 64, 64> mask;
   TASSIGN(mask, 0xD000);
   TCMP(mask, ta, tb, CmpMode::LT);
   TCMPS(mask, ta, 0.0f, CmpMode::GE);
   TSEL(tc, mask, ta, tb);
   TSEL(tc, mask, ta, tb, tb);
-  TileVec<half, 64, 64> h;
-  TileVec<int8_t, 64, 64> i8;
+  Tile<TileType::Vec, half, 64, 64> h;
+  Tile<TileType::Vec, int8_t, 64, 64> i8;
   TASSIGN(h, 0x10000);
   TASSIGN(i8, 0x12000);
   TCVT(h, ta, RoundMode::CAST_FLOOR);
   TCVT(i8, ta, RoundMode::CAST_ODD);
   TCVT(tc, h);
   TTRANS(tc, ta);
-  TileVec<float, 64, 64, 64, 32> half_a;
+  Tile<TileType::Vec, float, 64, 64, BLayout::RowMajor, 64, 32> half_a;
   TASSIGN(half_a, 0x24000);
   TCONCAT(tc, half_a, half_a);
   TTRANS(tc, ta, tb);
-  TileVec<float, 64, 64, DYNAMIC, DYNAMIC, PadValue::Min> dyn(3, 4);
+  using DynT = Tile<TileType::Vec, float, 64, 64, BLayout::RowMajor, DYNAMIC, DYNAMIC, SLayout::NoneBox, 512,
+                    PadValue::Min>;
+  DynT dyn(3, 4);
   TASSIGN(dyn, 0x14000);
   TFILLPAD(dyn, ta);
-  TileMat<half, 64, 64> mat;
+  Tile<TileType::Mat, half, 64, 64, BLayout::ColMajor, 64, 64, SLayout::RowMajor, 512> mat;
   TileLeft<half, 64, 64> left;
   TileRight<half, 64, 64> right;
   TileAcc<float, 64, 64> acc;
@@ -128,9 +135,10 @@ extern "C" void isa_freestanding_kernel(float* a, float* out, half* h_out) {
   TMATMUL_ACC(acc, left, right);
   TMATMUL_ACC(acc, acc, left, right);
   TMATMUL_BIAS(acc, left, right, col);
-  GlobalTensor<half, Shape<64, 64>> gh(h_out);
+  GlobalTensor<half, Shape<1, 1, 1, 64, 64>, Stride<4096, 4096, 4096, 64, 1>> gh(h_out);
   TSTORE(gh, acc);
-  TSTORE(go, tc, Loc{2});
+  PYPTO_LOC(2);
+  TSTORE(go, tc);
   // Cross-core pipes (pipe.h): both ends of both directions, every split.
   AIC_INITIALIZE_PIPE(DIR_C2V | DIR_V2C, VT::kBytes, 2);
   AIV_INITIALIZE_PIPE(DIR_C2V | DIR_V2C, VT::kBytes, 2);

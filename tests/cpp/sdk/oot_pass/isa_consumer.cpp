@@ -1,6 +1,6 @@
 // A host program using the installed tile-ISA headers through PyPTO::pypto_isa:
 // one TADD on a simulated core; exit status 0 when the sum is right.
-#include "pypto/isa/isa.h"
+#include <pto/pto-inst.hpp>
 
 PYPTO_ISA_DEFINE_CURRENT_CORE()
 
@@ -10,7 +10,7 @@ int main() {
   core.buffer[static_cast<int>(pto::TileType::Vec)] = vec;
   core.capacity[static_cast<int>(pto::TileType::Vec)] = sizeof vec;
   pto::SetCurrentCore(&core);
-  pto::TileVec<float, 4, 8> a, b;
+  pto::Tile<pto::TileType::Vec, float, 4, 8> a, b;
   pto::TASSIGN(a, 0);
   pto::TASSIGN(b, 128);
   pto::TEXPANDS(a, 1.5f);

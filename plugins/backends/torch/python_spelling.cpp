@@ -44,7 +44,8 @@ std::string NameTable::Fresh(const std::string& hint) {
 std::set<std::string> PreludeGlobals(const std::string& prelude) {
   // Top-level definitions start in column 0: "def f(", "class C", "NAME =", "a = b = ...", "import m", "from m import n".
   static const std::regex definition(R"(^(?:def|class)\s+(\w+)|^(\w+)\s*(?:=|:))");
-  static const std::regex assigned_too(R"(=\s*(\w+)\s*=)");
+  // The names of a chain `a = b = c = value` after the first; the lookahead leaves each `=` to the next name.
+  static const std::regex assigned_too(R"(=\s*(\w+)\s*(?==))");
   static const std::regex imported(R"(^(?:import\s+(\w+)|from\s+\S+\s+import\s+(\w+)))");
   std::set<std::string> names;
   std::istringstream lines(prelude);

@@ -240,6 +240,20 @@ TEST(TorchScript, AnUnmodelledOpIsACodegenErrorNamingTheOpAndTheLine) {
   EXPECT_NE(message.find("line 7"), std::string::npos) << message;
 }
 
+TEST(TorchScript, PipeEventsAndBarriersChangeNoNumbers) {
+  // What InsertPipeSync adds to every kernel; the prelude names them in one chained assignment.
+  auto x = TensorVar("x");
+  Body b;
+  Attrs event = Kwargs({{"set_pipe", int64_t{1}}, {"wait_pipe", int64_t{4}}, {"event_id", int64_t{0}}});
+  b.Eval(At(Op("system.sync_src", {}, event), 2), 2);
+  b.Eval(At(Op("system.sync_dst", {}, event), 3), 3);
+  for (const char* op : {"system.bar_v", "system.bar_m", "system.bar_all"}) b.Eval(At(Op(op, {}), 4), 4);
+  std::string script = Script(KernelProgram({x}, b.stmts));
+  for (const char* call : {"system_sync_src(", "system_sync_dst(", "system_bar_v(", "system_bar_m(", "system_bar_all("}) {
+    EXPECT_NE(KernelText(script).find(call), std::string::npos) << call << " in\n" << KernelText(script);
+  }
+}
+
 TEST(TorchScript, ADtypeTorchLacksIsACodegenError) {
   auto x = TensorVar("x", {16, 16}, DataType::INT4);
   std::string message = CodegenErrorOf(KernelProgram({x}, {}));

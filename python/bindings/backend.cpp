@@ -160,13 +160,14 @@ void BindBackend(py::module_& m) {
       "build",
       [](const std::string& toolchain, const std::vector<Artifact>& artifacts, const std::string& platform,
          std::optional<std::filesystem::path> cache_dir, bool use_cache, int clusters, bool check_nan,
-         std::map<std::string, std::vector<std::filesystem::path>> kernel_include_dirs) {
+         bool check_pipe_hazards, std::map<std::string, std::vector<std::filesystem::path>> kernel_include_dirs) {
         backend::BuildOptions options;
         options.platform = platform;
         options.cache_dir = std::move(cache_dir);
         options.use_cache = use_cache;
         options.clusters = clusters;
         options.check_nan = check_nan;
+        options.check_pipe_hazards = check_pipe_hazards;
         options.kernel_include_dirs = std::move(kernel_include_dirs);
         std::unique_ptr<Executable> built;
         {
@@ -177,10 +178,11 @@ void BindBackend(py::module_& m) {
       },
       py::arg("toolchain"), py::arg("artifacts"), py::arg("platform"), py::kw_only(), py::arg("cache_dir") = py::none(),
       py::arg("use_cache") = true, py::arg("clusters") = 0, py::arg("check_nan") = false,
-      py::arg("kernel_include_dirs") = std::map<std::string, std::vector<std::filesystem::path>>(),
+      py::arg("check_pipe_hazards") = false, py::arg("kernel_include_dirs") = std::map<std::string, std::vector<std::filesystem::path>>(),
       "Builds the artifacts with a toolchain for `platform`. cache_dir: where compiled kernels are cached (default "
       "$PYPTO_CACHE_DIR or ~/.cache/pypto); clusters: simulated clusters (0: one per hardware thread); check_nan: "
-      "simulated kernels fault at the first instruction whose result holds a NaN; kernel_include_dirs: function "
+      "simulated kernels fault at the first instruction whose result holds a NaN; check_pipe_hazards: simulated "
+      "runs fault at the first access no pipe event orders after a conflicting one; kernel_include_dirs: function "
       "name -> further #include folders of its kernel (an external kernel's include_dirs=).");
 }
 

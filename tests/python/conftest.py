@@ -6,6 +6,11 @@ import hang_reports
 import skip_policy
 from pypto import ir
 
+# Every kernel the suite runs checks its pipe synchronization (RunConfig.check_pipe_hazards, unset): a missing
+# set_flag / wait_flag is a kernel fault here, as it would be wrong numbers on the chip. Examples and other
+# processes the tests start inherit it.
+os.environ.setdefault("PYPTO_CHECK_PIPE_HAZARDS", "1")
+
 
 def pytest_configure(config):
     skip_policy.register(config)

@@ -23,6 +23,7 @@ DOCS = Path(__file__).resolve().parents[2] / "docs" / "passes"
 # Pages that must show at least one checked example.
 PAGES_WITH_EXAMPLES = [
     "AllocateMemoryAddr", "ExpandMixedKernel", "FlattenCallExpr", "FlattenTileNdTo2D", "InitMemRef", "InlineFunctions", "InsertCommFence",
+    "InsertPipeSync",
     "LowerHostTensorCollectives", "MaterializeCommDomainScopes", "MemoryReuse", "OutlineClusterScopes",
     "OutlineHierarchyScopes", "OutlineIncoreScopes", "Simplify", "SynthesizeAllReduceSignals", "UnrollLoops",
 ]

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "pypto/backend/pipe_hazards.h"
 #include "pypto/runtime/c_api.h"
 
 namespace pypto::backend {
@@ -49,6 +50,7 @@ pto::PerfModel PerfFigures(const Platform& platform) {
 // entry per kChunkBytes of each of the core's buffers.
 struct SimulatedCores::ModelledCore : pto::SimCore {
   pto::PerfModel model;
+  PipeHazardChecker checker;
   std::vector<uint64_t> scoreboard;  // every space's written_at, then every space's read_at
 
   void SizeScoreboard() {
@@ -135,6 +137,14 @@ pto::SimCore* SimulatedCores::Core(int cluster, runtime::CoreType type, int lane
   return index < cores_.size() ? cores_[index].get() : nullptr;
 }
 
+void SimulatedCores::CheckPipeHazards(bool on) {
+  for (auto& core : cores_) {
+    if (on == (core->hazards != nullptr)) continue;
+    core->checker.Reset();
+    core->hazards = on ? &core->checker : nullptr;
+  }
+}
+
 runtime::RuntimeOptions::CoreStateFn SimulatedCores::StateFn() {
   return [this](int cluster, runtime::CoreType type, int lane) -> void* { return Core(cluster, type, lane); };
 }
@@ -188,6 +198,7 @@ std::string DescribeSimFault(const pto::SimFault& f) {
     }
     case pto::FaultKind::Comm:
     case pto::FaultKind::Pipe:
+    case pto::FaultKind::PipeHazard:
       return f.detail;
     case pto::FaultKind::None:
       break;
@@ -212,6 +223,7 @@ void pypto_kernel_window_fault(const char* instruction, int64_t value, int64_t l
 void pypto_sim_finish_kernel(PyptoRtCoreContext* ctx, const char* source_file) {
   pto::SimCore* core = pypto_sim_current_core();
   if (core == nullptr) return;
+  if (core->hazards != nullptr) core->hazards->Finish(*core);
   if (!core->faulted()) {
     core->line = 0;
     return;

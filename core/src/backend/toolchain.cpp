@@ -120,8 +120,12 @@ jit::CompileOptions KernelCompileOptions(const Artifact& kernel, const BuildOpti
 class SimulatedExecutable : public Executable {
  public:
   SimulatedExecutable(SimulatedChip& chip, std::unique_ptr<jit::JitSession> session,
-                      std::map<std::string, OrchestrationFn*> entries, BuildStats stats)
-      : chip_(chip), session_(std::move(session)), entries_(std::move(entries)), stats_(stats) {}
+                      std::map<std::string, OrchestrationFn*> entries, BuildStats stats, bool check_pipe_hazards)
+      : chip_(chip),
+        session_(std::move(session)),
+        entries_(std::move(entries)),
+        stats_(stats),
+        check_pipe_hazards_(check_pipe_hazards) {}
 
   std::vector<std::string> entries() const override {
     std::vector<std::string> names;
@@ -171,6 +175,7 @@ class SimulatedExecutable : public Executable {
   // chip_.run_mutex must be held.
   std::vector<runtime::Tensor> RunLocked(const std::string& entry, OrchestrationFn* fn,
                                          const std::vector<ProgramArg>& args) {
+    chip_.cores.CheckPipeHazards(check_pipe_hazards_);
     PyptoRtContext* ctx = runtime::CreateContext(chip_.runtime);
     try {
       for (size_t i = 0; i < args.size(); ++i) Bind(ctx, static_cast<int32_t>(i), args[i]);
@@ -216,6 +221,7 @@ class SimulatedExecutable : public Executable {
   std::unique_ptr<jit::JitSession> session_;
   std::map<std::string, OrchestrationFn*> entries_;
   BuildStats stats_;
+  bool check_pipe_hazards_;
 };
 
 class SimulatorToolchain : public Toolchain {
@@ -252,7 +258,8 @@ class SimulatorToolchain : public Toolchain {
     RecordKernelSources(*session, artifacts, options);  // PYPTO_RECORD_LAUNCHES only
     stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return std::make_unique<SimulatedExecutable>(ChipFor(options.platform, ClustersFor(options, sync_start_blocks)),
-                                                 std::move(session), std::move(entries), stats);
+                                                 std::move(session), std::move(entries), stats,
+                                                 options.check_pipe_hazards);
   }
 
  private:

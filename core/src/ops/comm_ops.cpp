@@ -57,6 +57,7 @@ void RequireSignalCell(const DeduceContext& ctx, size_t window_arg, size_t offse
 
 void RegisterRankQueries() {
   CommOp("system.get_comm_ctx", "The comm context of a window: its rank and rank count, for pld.rank / pld.nranks")
+      .set_no_pipe()
       .add_argument("window", "a DistributedTensor")
       .set_type_deduce([](const DeduceContext& ctx) -> TypePtr {
         WindowArg(ctx, 0);
@@ -66,6 +67,7 @@ void RegisterRankQueries() {
        {std::pair{"system.rank", "This rank in the comm domain of a comm context (INT32)"},
         std::pair{"system.nranks", "The number of ranks in the comm domain of a comm context (INT32)"}}) {
     CommOp(name, description)
+        .set_no_pipe()
         .add_argument("ctx", "pld.get_comm_ctx(window), or the window itself")
         .set_type_deduce([](const DeduceContext& ctx) -> TypePtr {
           const TypePtr& type = ctx.arg(0)->type;
@@ -151,6 +153,7 @@ void RegisterTileTransfers() {
       .add_argument("shapes", "tile extents, one per dim")
       .add_optional_argument("valid_shape", "extents actually read; default: the whole tile")
       .set_output_memory(MemorySpace::Vec)
+      .set_pipe(PipeType::kMTE2)
       .set_type_deduce([](const DeduceContext& ctx) -> TypePtr {
         auto window = WindowArg(ctx, 0);
         RequireIntScalar(ctx, 1);
@@ -169,6 +172,7 @@ void RegisterTileTransfers() {
       .add_kwarg("atomic", AttrKind::kInt, int64_t{0}, "pld.AtomicType: 0 overwrite, 1 add")
       .set_input_memory(0, {MemorySpace::Vec})
       .set_arg_effect(1, ArgEffect::kReadWrite)
+      .set_pipe(PipeType::kMTE3)
       .set_type_deduce([](const DeduceContext& ctx) -> TypePtr {
         ArrayInfo tile = ArrayArg(ctx, 0, ArrayKind::kTile);
         auto window = WindowArg(ctx, 1);

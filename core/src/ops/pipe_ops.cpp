@@ -92,6 +92,13 @@ void RegisterPushes() {
              "AIV lane: push this lane's tile to the AIC (V2C); under a split it is the lane's half of the AIC's pop",
              &kVector, false}}) {
     PipeOp(push.name, push.description)
+        // The engine that moves the tile out of its space: the fixpipe from Acc, MTE1 from Mat, MTE3 from Vec.
+        .set_pipe([](const ir::Call& call) -> std::optional<PipeType> {
+          auto tile = As<TileType>(call.args.at(0)->type);
+          std::optional<MemorySpace> space = tile ? tile->memory_space : std::nullopt;
+          if (space == MemorySpace::Acc) return PipeType::kFIX;
+          return space == MemorySpace::Mat ? PipeType::kMTE1 : PipeType::kMTE3;
+        })
         .add_argument("tile", "the 2-D tile to send")
         .add_kwarg("split", AttrKind::kInt, int64_t{0}, "0 none, 1 up_down (rows), 2 left_right (columns)")
         .set_input_memory(0, push.side->spaces)
@@ -121,6 +128,7 @@ void RegisterPops() {
             "split; keeps the slots until system.tfree_to_aiv",
             MemorySpace::Mat, true}}) {
     PipeOp(pop.name, pop.description)
+        .set_pipe(PipeType::kMTE2)
         .add_argument("shape", "static 2-D extents of the received tile (a lane's half under a C2V split)")
         .add_required_kwarg("dtype", AttrKind::kDataType, "element dtype, the pushed tile's")
         .add_kwarg("split", AttrKind::kInt, int64_t{0}, "0 none, 1 up_down (rows), 2 left_right (columns)")
@@ -153,6 +161,10 @@ void RegisterFrees() {
              "stays after its last use",
              &kCube}}) {
     PipeOp(op.name, op.description)
+        // The scalar unit signals the producer, which then overwrites the slot: for ordering, the free writes
+        // the popped tile, so its readers must be done first.
+        .set_pipe(PipeType::kS)
+        .set_arg_effect(0, ArgEffect::kReadWrite)
         .add_argument("tile", "the tile of the pop whose slot is freed")
         .set_input_memory(0, op.side->spaces)
         .set_type_deduce([side = op.side](const DeduceContext& ctx) -> TypePtr {
@@ -167,6 +179,7 @@ void RegisterInits() {
        {std::pair{"system.aic_initialize_pipe", "AIC: bind its ends of the directions in dir_mask"},
         std::pair{"system.aiv_initialize_pipe", "AIV lane: bind its ends of the directions in dir_mask"}}) {
     PipeOp(name, std::string(description) + " (before its first transfer; both ends give the same numbers)")
+        .set_no_pipe()
         .add_required_kwarg("dir_mask", AttrKind::kInt, "1 C2V, 2 V2C, 3 both")
         .add_required_kwarg("slot_size", AttrKind::kInt, "bytes of a slot: at least the largest tile that crosses")
         .add_kwarg("slot_num", AttrKind::kInt, int64_t{0},
@@ -204,6 +217,7 @@ void RegisterBufferReservations() {
   PipeOp("system.reserve_buffer",
          "Keep `size` bytes of this kernel's buffer (Vec on an AIV lane, Mat on the AIC) free for a cross-core ring; "
          "the result is their address")
+      .set_no_pipe()
       .add_required_kwarg("name", AttrKind::kString, "the buffer's name, for the peer's import")
       .add_required_kwarg("size", AttrKind::kInt, "bytes")
       .add_kwarg("base", AttrKind::kInt, int64_t{-1}, "the address; -1 (pl.AUTO) lets AllocateMemoryAddr choose")
@@ -217,6 +231,7 @@ void RegisterBufferReservations() {
       });
   PipeOp("system.import_peer_buffer",
          "The address of the buffer `name` that the peer kernel `peer` of the same Group reserves")
+      .set_no_pipe()
       .add_required_kwarg("name", AttrKind::kString, "the name the peer gave system.reserve_buffer")
       .add_required_kwarg("peer", AttrKind::kString, "the peer kernel (pl.import_peer_buffer(name=, peer=self.k))")
       .add_kwarg("base", AttrKind::kInt, int64_t{-1}, "the address, which AllocateMemoryAddr fills in")

@@ -189,6 +189,40 @@ OpDef& OpDef::set_not_inplace_safe() {
   not_inplace_safe_ = true;
   return *this;
 }
+
+OpDef& OpDef::set_pipe(PipeType pipe) {
+  pipe_ = [pipe](const ir::Call&) -> std::optional<PipeType> { return pipe; };
+  return *this;
+}
+
+OpDef& OpDef::set_pipe(PipeFn fn) {
+  pipe_ = std::move(fn);
+  return *this;
+}
+
+OpDef& OpDef::set_no_pipe() {
+  pipe_ = [](const ir::Call&) -> std::optional<PipeType> { return std::nullopt; };
+  return *this;
+}
+
+std::optional<PipeType> OpDef::pipe(const ir::Call& call) const {
+  if (!pipe_) ThrowInternalError("op '" + name_ + "' declares no pipe; ask declares_pipe() first");
+  return pipe_(call);
+}
+
+const char* PipeTypeName(PipeType p) {
+  switch (p) {
+    case PipeType::kMTE1: return "MTE1";
+    case PipeType::kMTE2: return "MTE2";
+    case PipeType::kMTE3: return "MTE3";
+    case PipeType::kM: return "M";
+    case PipeType::kV: return "V";
+    case PipeType::kS: return "S";
+    case PipeType::kFIX: return "FIX";
+    case PipeType::kALL: return "ALL";
+  }
+  return "?";
+}
 OpDef& OpDef::set_placement(Placement placement) {
   placement_ = placement;
   return *this;

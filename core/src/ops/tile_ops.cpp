@@ -19,9 +19,32 @@ OpDef& TileOp(const std::string& name, std::string description) {
 
 // A vector-unit op: the listed tile inputs are read from Vec and the result is written to Vec.
 OpDef& VecOp(const std::string& name, std::string description, std::initializer_list<int> tile_inputs) {
-  OpDef& op = TileOp(name, std::move(description)).set_output_memory(MemorySpace::Vec);
+  OpDef& op = TileOp(name, std::move(description)).set_output_memory(MemorySpace::Vec).set_pipe(PipeType::kV);
   for (int i : tile_inputs) op.set_input_memory(i, {MemorySpace::Vec});
   return op;
+}
+
+std::optional<MemorySpace> SpaceOf(const ExprPtr& e) {
+  auto tile = e ? As<TileType>(e->type) : nullptr;
+  return tile ? tile->memory_space : std::nullopt;
+}
+
+// The engine that copies a tile between spaces (pto-isa's TMOV_* pipes):
+// out of Acc the fixpipe, out of Mat MTE1 (into Left, Right, Bias), Vec to
+// Vec the vector unit, Vec to the cube's buffers the fixpipe.
+PipeType MovePipe(std::optional<MemorySpace> from, std::optional<MemorySpace> to) {
+  if (from == MemorySpace::Acc) return PipeType::kFIX;
+  if (from == MemorySpace::Mat) return PipeType::kMTE1;
+  if (from == MemorySpace::Vec && to != MemorySpace::Vec) return PipeType::kFIX;
+  return PipeType::kV;
+}
+
+// A copy from argument `from`'s space into the result's (tile.move, tile.extract).
+PipeFn MoveFrom(size_t from) {
+  return [from](const ir::Call& call) -> std::optional<PipeType> {
+    auto result = As<TileType>(call.type);
+    return MovePipe(SpaceOf(call.args.at(from)), result ? result->memory_space : std::nullopt);
+  };
 }
 
 struct Member {
@@ -62,6 +85,7 @@ void RegisterDataMovement() {
       .add_enum_kwarg("target_memory", "MemorySpace", std::nullopt,
                       "Vec or Mat; unset leaves the choice to InferTileMemorySpace")
       .set_output_memory_from_kwarg("target_memory")
+      .set_pipe(PipeType::kMTE2)
       .set_type_deduce([](const DeduceContext& ctx) -> TypePtr {
         std::optional<MemorySpace> target = ctx.KwargEnum<MemorySpace>("target_memory");
         if (target == MemorySpace::Left || target == MemorySpace::Right) {
@@ -89,6 +113,10 @@ void RegisterDataMovement() {
       .add_kwarg("atomic", AttrKind::kInt, int64_t{0}, "0 overwrites, 1 adds atomically")
       .set_input_memory(0, {MemorySpace::Vec, MemorySpace::Acc})
       .set_output_reuses_input(2)
+      // TSTORE_ACC runs on the fixpipe, TSTORE_VEC on MTE3.
+      .set_pipe([](const ir::Call& call) -> std::optional<PipeType> {
+        return SpaceOf(call.args.at(0)) == MemorySpace::Acc ? PipeType::kFIX : PipeType::kMTE3;
+      })
       // A plain store never reads the destination; an atomic one adds to what is there.
       .set_arg_effect(2,
                       [](const Attrs& kwargs) {
@@ -119,6 +147,7 @@ void RegisterDataMovement() {
       .set_input_memory(0, OnChipSpaces())
       .set_output_memory_from_kwarg("target_memory")
       .set_not_inplace_safe()
+      .set_pipe(MoveFrom(0))
       .set_type_deduce([](const DeduceContext& ctx) -> TypePtr {
         if (ctx.KwargEnum<MemorySpace>("target_memory") == MemorySpace::DDR)
           ctx.Error("target_memory=MemorySpace.DDR is not on chip; use tile.store");
@@ -134,6 +163,7 @@ void RegisterCreation() {
       .add_enum_kwarg("target_memory", "MemorySpace", std::nullopt,
                       "space; unset leaves the choice to InferTileMemorySpace")
       .set_output_memory_from_kwarg("target_memory")
+      .set_no_pipe()
       .set_type_deduce([](const DeduceContext& ctx) -> TypePtr {
         Shape shape = StaticShapeListArg(ctx, 0);
         if (ctx.KwargEnum<MemorySpace>("target_memory") == MemorySpace::DDR) {
@@ -149,12 +179,14 @@ void RegisterCreation() {
       .add_argument("value", "fill value (scalar)")
       .add_required_kwarg("dtype", AttrKind::kDataType, "element dtype")
       .set_output_memory(MemorySpace::Vec)
+      .set_pipe(PipeType::kV)
       .set_type_deduce([](const DeduceContext& ctx) { return DeduceFull(ctx, kTile); });
 
   TileOp("tile.alloc", "Reserve an on-chip buffer of `size` bytes; returns its base address")
       .add_argument("size", "bytes (integer scalar)")
       .add_required_enum_kwarg("memory_space", "MemorySpace", "on-chip space")
       .set_output_memory_from_kwarg("memory_space")
+      .set_no_pipe()
       .set_type_deduce([](const DeduceContext& ctx) -> TypePtr {
         std::optional<MemorySpace> space = ctx.KwargEnum<MemorySpace>("memory_space");
         if (space == MemorySpace::DDR) ctx.Error("memory_space=MemorySpace.DDR is not on chip");
@@ -174,6 +206,7 @@ void RegisterViewsAndAccess() {
       .add_optional_argument("valid_shape", "valid extents of the window; default: what the source has there")
       .set_input_memory(0, OnChipSpaces())
       .set_output_memory_inherit_input(0)
+      .set_no_pipe()
       .set_type_deduce([](const DeduceContext& ctx) { return DeduceSlice(ctx, kTile); });
 
   TileOp("tile.extract", "Copy a 2-D window of a tile into a new tile (TEXTRACT)")
@@ -185,6 +218,7 @@ void RegisterViewsAndAccess() {
       .set_input_memory(0, {MemorySpace::Mat, MemorySpace::Acc, MemorySpace::Vec})
       .set_output_memory_from_kwarg("target_memory")
       .set_not_inplace_safe()
+      .set_pipe(MoveFrom(0))
       .set_type_deduce([](const DeduceContext& ctx) -> TypePtr {
         if (ctx.KwargEnum<MemorySpace>("target_memory") == MemorySpace::DDR)
           ctx.Error("target_memory=MemorySpace.DDR is not on chip");
@@ -209,6 +243,10 @@ void RegisterViewsAndAccess() {
       .set_output_memory_inherit_input(0)
       .set_output_reuses_input(0)
       .set_arg_effect(0, ArgEffect::kReadWrite)
+      // A TMOV of the source into a window of the target.
+      .set_pipe([](const ir::Call& call) -> std::optional<PipeType> {
+        return MovePipe(SpaceOf(call.args.at(1)), SpaceOf(call.args.at(0)));
+      })
       .set_type_deduce([](const DeduceContext& ctx) -> TypePtr {
         ArrayInfo target = ArrayArg(ctx, 0, kTile);
         ArrayInfo source = ArrayArg(ctx, 1, kTile);
@@ -225,6 +263,7 @@ void RegisterViewsAndAccess() {
       .add_argument("shape", "new extents; same element count")
       .set_input_memory(0, OnChipSpaces())
       .set_output_memory_inherit_input(0)
+      .set_no_pipe()
       .set_type_deduce([](const DeduceContext& ctx) { return DeduceReshape(ctx, kTile); });
 
   // TTRANS reads the source while it writes, so the result needs its own buffer.
@@ -237,6 +276,7 @@ void RegisterViewsAndAccess() {
       .set_input_memory(3, {MemorySpace::Vec})
       .set_output_memory_inherit_input(0)
       .set_not_inplace_safe()
+      .set_pipe(PipeType::kV)
       .set_type_deduce([](const DeduceContext& ctx) { return DeduceTranspose(ctx, kTile); });
 
   VecOp("tile.concat", "Join two tiles along the last axis", {0, 1})
@@ -251,6 +291,7 @@ void RegisterViewsAndAccess() {
       .add_argument("valid_cols", "integer scalar")
       .set_input_memory(0, OnChipSpaces())
       .set_output_memory_inherit_input(0)
+      .set_no_pipe()
       .set_type_deduce([](const DeduceContext& ctx) -> TypePtr {
         ArrayInfo x = ArrayArg(ctx, 0, kTile);
         RequireRank(ctx, 0, x, 2);
@@ -270,6 +311,7 @@ void RegisterViewsAndAccess() {
       .add_argument("tile", "source tile")
       .add_argument("indices", "one index per dim")
       .set_input_memory(0, {MemorySpace::Vec})
+      .set_pipe(PipeType::kS)
       .set_type_deduce([](const DeduceContext& ctx) { return DeduceRead(ctx, kTile); });
 
   VecOp("tile.write", "Write one element; the result is the tile", {0})
@@ -278,6 +320,7 @@ void RegisterViewsAndAccess() {
       .add_argument("value", "scalar to store")
       .set_arg_effect(0, ArgEffect::kReadWrite)
       .set_output_reuses_input(0)
+      .set_pipe(PipeType::kS)
       .set_type_deduce([](const DeduceContext& ctx) { return DeduceWrite(ctx, kTile); });
 
   VecOp("tile.fillpad", "Fill the invalid region with a pad value; the whole result is valid", {0})
@@ -591,6 +634,7 @@ MatmulGeometry CubeOperands(const DeduceContext& ctx, size_t lhs_arg, size_t rhs
 
 void RegisterMatmul() {
   TileOp("tile.matmul", "Matrix product on the cube unit (TMATMUL): Left [M, K] x Right [K, N] -> Acc [M, N]")
+      .set_pipe(PipeType::kM)
       .add_argument("lhs", "2-D tile in Left")
       .add_argument("rhs", "2-D tile in Right")
       .add_kwarg("out_dtype", AttrKind::kDataType, std::nullopt, "the accumulator dtype; FP32 or INT32")
@@ -609,6 +653,7 @@ void RegisterMatmul() {
       });
 
   TileOp("tile.matmul_acc", "acc + lhs @ rhs on the cube unit (TMATMUL_ACC); the result is acc")
+      .set_pipe(PipeType::kM)
       .add_argument("acc", "2-D accumulator tile in Acc")
       .add_argument("lhs", "2-D tile in Left")
       .add_argument("rhs", "2-D tile in Right")
@@ -636,6 +681,7 @@ void RegisterMatmul() {
       });
 
   TileOp("tile.matmul_bias", "lhs @ rhs + bias on the cube unit (TMATMUL_BIAS)")
+      .set_pipe(PipeType::kM)
       .add_argument("lhs", "2-D tile in Left")
       .add_argument("rhs", "2-D tile in Right")
       .add_argument("bias", "[1, N] tile in Bias of the accumulator dtype")
@@ -665,7 +711,7 @@ void RegisterBlockIdentity() {
        {Member{"tile.get_block_idx", "This block's index under pl.spmd (INDEX)"},
         Member{"tile.get_block_num", "The number of blocks of this SPMD task (INDEX)"},
         Member{"tile.get_subblock_idx", "This AIV lane's index under pl.split_aiv (INDEX)"}}) {
-    TileOp(name, description).set_type_deduce([](const DeduceContext&) -> TypePtr {
+    TileOp(name, description).set_no_pipe().set_type_deduce([](const DeduceContext&) -> TypePtr {
       return ScalarType::Make(DataType::INDEX);
     });
   }

@@ -759,7 +759,8 @@ std::string KernelWriter::ScalarCall(const Call& call) {
     std::vector<ExprPtr> indices = TupleElements(call.args[1]);
     if (indices.size() == 1) indices.insert(indices.begin(), Int(0));
     if (indices.size() != 2) FailAt(op, "tile.read of a 2-D tile takes two indices", call.span);
-    std::string at = tile.name + ".data()[" + ElementOffset(call.args[0], indices[0], indices[1], op, call.span) + "]";
+    MarkLine(call.span);
+    std::string at = tile.name + ".GetValue(" + ElementOffset(call.args[0], indices[0], indices[1], op, call.span) + ")";
     return "static_cast<" + CxxScalarType(*ScalarDType(call.type), call.span) + ">(" + at + ")";
   }
   if (auto comm = CommScalar(call)) return *comm;

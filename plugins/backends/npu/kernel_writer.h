@@ -53,7 +53,7 @@ class KernelWriter {
   // `PYPTO_LOC(line);`: the simulator names this line in the faults of the instructions that follow.
   void MarkLine(const Span& span);
   std::string Where(const Span& span) const;
-  // The element offset of (row, col) in the storage of 2-D tile `tile` (data()[offset]).
+  // The element offset of (row, col) in the storage of 2-D tile `tile` (GetValue / SetValue).
   std::string ElementOffset(const ir::ExprPtr& tile, const ir::ExprPtr& row, const ir::ExprPtr& col,
                             const std::string& op, const Span& span);
 

@@ -158,15 +158,36 @@ void EmitWrite(KernelWriter& w, const OpSite& site) {
   std::string value = w.ScalarAs(site.call.args[2], ComputeDType(dtype));
   if (ComputeDType(dtype) != dtype) value = "static_cast<" + *ElementType(dtype) + ">(" + value + ")";
   std::string dst = w.DeclareResult(site, std::nullopt, "the storage of " + tile);
-  w.Line(dst + ".data()[" + w.ElementOffset(site.call.args[0], at[0], at[1], site.op(), site.span) + "] = " + value +
-         ";" + w.Where(site.span));
+  w.MarkLine(site.span);
+  w.Line(dst + ".SetValue(" + w.ElementOffset(site.call.args[0], at[0], at[1], site.op(), site.span) + ", " + value +
+         ");" + w.Where(site.span));
 }
 
 // Ops that order work between pipes or cores: the simulated core runs each
 // instruction to completion in program order, so an intra-core barrier is
 // already satisfied.
+// The ISA's name of a pipe code of the sync ops (ops::PipeType).
+std::string IsaPipe(int64_t code) {
+  static const char* const kNames[] = {"PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3", "PIPE_M",
+                                       "PIPE_V",    "PIPE_S",    "PIPE_FIX",  "PIPE_ALL"};
+  return code >= 0 && code < 8 ? kNames[code] : "PIPE_ALL";
+}
+
 void EmitPipeBarrier(KernelWriter& w, const OpSite& site) {
-  w.Line("// " + site.op() + ": the simulated core runs its instructions in order" + w.Where(site.span));
+  const std::string& op = site.op();
+  const char* pipe = op == "system.bar_v" ? "PIPE_V" : op == "system.bar_m" ? "PIPE_M" : "PIPE_ALL";
+  w.Instruction(site, "pipe_barrier", {pipe});
+}
+
+// system.sync_src / sync_dst: set_flag / wait_flag of one event between two pipes.
+OpEmitter PipeEvent(const char* instruction) {
+  return [instruction](KernelWriter& w, const OpSite& site) {
+    const ir::Attrs& kwargs = site.call.kwargs;
+    int64_t event = kwargs.Get<int64_t>("event_id").value_or(0);
+    w.Instruction(site, instruction,
+                  {IsaPipe(kwargs.Get<int64_t>("set_pipe").value_or(7)), IsaPipe(kwargs.Get<int64_t>("wait_pipe").value_or(7)),
+                   "EVENT_ID" + std::to_string(event)});
+  };
 }
 
 // The cross-core pipe (sdk/include/pypto/isa/pipe.h). Its ends are the kernels of one cluster task, which only a
@@ -358,6 +379,8 @@ std::map<std::string, OpEmitter> BuildTable() {
   t["tile.subc"] = Refuse("the ISA has no three-operand subtract; write two tile.sub calls");
   // Ordering within one core
   for (std::string op : {"system.bar_all", "system.bar_m", "system.bar_v"}) t[op] = EmitPipeBarrier;
+  t["system.sync_src"] = PipeEvent("set_flag");
+  t["system.sync_dst"] = PipeEvent("wait_flag");
   // Ordering against other cores: peers run on other threads, so their view of this core's
   // global-memory writes needs a real fence (InsertCommFence places them around signals).
   t["system.fence"] = [](KernelWriter& w, const OpSite& s) { w.Instruction(s, "TFENCE", {}); };

@@ -71,13 +71,22 @@ __aicore__ void MultiplyStep(Tiles& t, __gm__ PyptoRtTensorDesc* a, __gm__ Pypto
   auto b_window = WindowAt<half, kBlockK, kBlockN>(b, k, n);
   TLOAD(t.a_mat, a_window);
   TLOAD(t.b_mat, b_window);
+  set_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID0);
+  wait_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID0);
   TMOV(t.a_left, t.a_mat);
   TMOV(t.b_right, t.b_mat);
+  set_flag(PIPE_MTE1, PIPE_M, EVENT_ID0);
+  wait_flag(PIPE_MTE1, PIPE_M, EVENT_ID0);
   if (k == 0) {
     TMATMUL(t.acc, t.a_left, t.b_right);
   } else {
     TMATMUL_ACC(t.acc, t.acc, t.a_left, t.b_right);
   }
+  // The next step loads into the Mat tiles the moves read, and moves into the operands the cube reads.
+  set_flag(PIPE_MTE1, PIPE_MTE2, EVENT_ID0);
+  wait_flag(PIPE_MTE1, PIPE_MTE2, EVENT_ID0);
+  set_flag(PIPE_M, PIPE_MTE1, EVENT_ID0);
+  wait_flag(PIPE_M, PIPE_MTE1, EVENT_ID0);
 }
 
 __aicore__ void Gemm(__gm__ PyptoRtTensorDesc* a, __gm__ PyptoRtTensorDesc* b, __gm__ PyptoRtTensorDesc* c) {
@@ -87,7 +96,12 @@ __aicore__ void Gemm(__gm__ PyptoRtTensorDesc* a, __gm__ PyptoRtTensorDesc* b, _
     for (int64_t n = 0; n < cols; n += kBlockN) {
       for (int64_t k = 0; k < depth; k += kBlockK) MultiplyStep(t, a, b, m, n, k);
       auto c_window = WindowAt<float, kBlockM, kBlockN>(c, m, n);
+      set_flag(PIPE_M, PIPE_FIX, EVENT_ID0);
+      wait_flag(PIPE_M, PIPE_FIX, EVENT_ID0);
       TSTORE(c_window, t.acc);
+      // The next block's first matmul overwrites the accumulator the store reads.
+      set_flag(PIPE_FIX, PIPE_M, EVENT_ID0);
+      wait_flag(PIPE_FIX, PIPE_M, EVENT_ID0);
     }
   }
 }

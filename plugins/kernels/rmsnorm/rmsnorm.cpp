@@ -71,15 +71,29 @@ __aicore__ void RmsNormBlock(__gm__ PyptoRtTensorDesc* x, __gm__ PyptoRtTensorDe
   Scratch s(rows, cols);
   auto x_rows = RowsAt(x, row, rows);
   TLOAD(s.block, x_rows);
+  set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  // Each step reads what the one before it wrote: the vector pipe must finish it first.
   TMUL(s.squares, s.block, s.block);
+  pipe_barrier(PIPE_V);
   TROWSUM(s.inv_rms, s.squares, s.reduce);
+  pipe_barrier(PIPE_V);
   TMULS(s.inv_rms_line, s.inv_rms_line, 1.0f / static_cast<float>(cols));
+  pipe_barrier(PIPE_V);
   TADDS(s.inv_rms_line, s.inv_rms_line, eps);
+  pipe_barrier(PIPE_V);
   TRSQRT(s.inv_rms_line, s.inv_rms_line);
+  pipe_barrier(PIPE_V);
   TROWEXPANDMUL(s.block, s.block, s.inv_rms);
+  pipe_barrier(PIPE_V);
   TCOLEXPANDMUL(s.block, s.block, gamma);
+  set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
   auto out_rows = RowsAt(out, row, rows);
   TSTORE(out_rows, s.block);
+  // The next block loads into this one's tile once the store has read it.
+  set_flag(PIPE_MTE3, PIPE_MTE2, EVENT_ID0);
+  wait_flag(PIPE_MTE3, PIPE_MTE2, EVENT_ID0);
 }
 
 __aicore__ void RmsNorm(__gm__ PyptoRtTensorDesc* x, __gm__ PyptoRtTensorDesc* gamma_desc,

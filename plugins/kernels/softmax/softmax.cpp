@@ -14,7 +14,9 @@
 // block may have fewer rows.
 //
 // PTO-ISA C++ (<pto/pto-inst.hpp>): it compiles against PyPTO's simulator
-// and against the real pto-isa headers alike.
+// and against the real pto-isa headers alike. The pipes run asynchronously on
+// the chip: events order the load, the vector steps and the store (the
+// simulator's pipe-hazard checker fails a run that lacks one).
 #include <stdint.h>
 
 #include <pto/pto-inst.hpp>
@@ -59,12 +61,23 @@ __aicore__ void SoftmaxBlock(__gm__ PyptoRtTensorDesc* x, __gm__ PyptoRtTensorDe
   TASSIGN(row_sum, 2 * kRowsBytes + kStatBytes);
   auto x_rows = RowsAt(x, row, rows);
   TLOAD(block, x_rows);
+  set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  // Each step reads what the one before it wrote: the vector pipe must finish it first.
   TROWMAX(row_max, block, scratch);
+  pipe_barrier(PIPE_V);
   TROWEXPANDEXPDIF(block, block, row_max);  // exp(x - max): no overflow for any finite row
+  pipe_barrier(PIPE_V);
   TROWSUM(row_sum, block, scratch);
+  pipe_barrier(PIPE_V);
   TROWEXPANDDIV(block, block, row_sum);
+  set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
   auto out_rows = RowsAt(out, row, rows);
   TSTORE(out_rows, block);
+  // The next block loads into this one's tile once the store has read it.
+  set_flag(PIPE_MTE3, PIPE_MTE2, EVENT_ID0);
+  wait_flag(PIPE_MTE3, PIPE_MTE2, EVENT_ID0);
 }
 
 __aicore__ void Softmax(__gm__ PyptoRtTensorDesc* x, __gm__ PyptoRtTensorDesc* out) {

@@ -84,15 +84,16 @@ def toolchain(platform: str, backend: str = KERNEL_BACKEND) -> Toolchain:
 
 
 def build(chain: Toolchain, artifacts: list[Artifact], platform: str, *, check_nan: bool = False,
-          kernel_include_dirs: dict[str, list[str]] | None = None) -> Executable:
+          check_pipe_hazards: bool = False, kernel_include_dirs: dict[str, list[str]] | None = None) -> Executable:
     """Compiles and links the artifacts; kernel objects are cached under $PYPTO_CACHE_DIR or ~/.cache/pypto.
 
     check_nan: kernels fault at the first tile instruction whose result holds a NaN (RunConfig.check_nan).
+    check_pipe_hazards: runs fault at the first access no pipe event orders (RunConfig.check_pipe_hazards).
     kernel_include_dirs: function name -> further #include folders of its kernel (``kernel_include_dirs``).
     """
     cache_dir = os.environ.get(CACHE_DIR_ENV) or None
     return _backend.build(chain.name, artifacts, platform, cache_dir=cache_dir, check_nan=check_nan,
-                          kernel_include_dirs=kernel_include_dirs or {})
+                          check_pipe_hazards=check_pipe_hazards, kernel_include_dirs=kernel_include_dirs or {})
 
 
 def kernel_include_dirs(program: ir.Program) -> dict[str, list[str]]:

@@ -65,6 +65,7 @@ class CompiledProgram:
     unavailable: str = ""
     perf_hints: tuple[Any, ...] = ()
     check_nan: bool = False  # kernels built with RunConfig(check_nan=True)
+    check_pipe_hazards: bool = False  # runs check pipe synchronization (RunConfig(check_pipe_hazards=True))
     backend: str = codegen.KERNEL_BACKEND  # RunConfig.backend: the backend that generated the kernels
     plugins: tuple[str, ...] = ()  # RunConfig.plugins, absolute: from_dir loads them again
     # Function name -> further #include folders of its kernel (codegen.kernel_include_dirs): from_dir needs
@@ -191,6 +192,7 @@ class CompiledProgram:
             "params": [p.__dict__ | {"shape": [str(d) for d in p.shape]} for p in self.params],
             "result_count": self.result_count,
             "check_nan": self.check_nan,
+            "check_pipe_hazards": self.check_pipe_hazards,
             "backend": self.backend,
             "plugins": list(self.plugins),
             "kernel_include_dirs": self.kernel_include_dirs,
@@ -214,12 +216,14 @@ class CompiledProgram:
             plugins.load_path(path)
         chain = codegen.toolchain(meta["platform"], backend)
         check_nan = bool(meta.get("check_nan", False))
+        check_hazards = bool(meta.get("check_pipe_hazards", False))
         include_dirs = dict(meta.get("kernel_include_dirs", {}))
         executable = (codegen.build(chain, artifacts, meta["platform"], check_nan=check_nan,
-                                    kernel_include_dirs=include_dirs) if chain.can_run else None)
+                                    check_pipe_hazards=check_hazards, kernel_include_dirs=include_dirs)
+                      if chain.can_run else None)
         return cls(None, output_dir, meta["platform"], BackendType(meta["backend_type"]), tuple(meta["param_names"]),
                    None, meta["entry"], params, meta["result_count"], tuple(artifacts), executable, chain.name,
-                   chain.unavailable, check_nan=check_nan, backend=backend, plugins=plugin_paths,
+                   chain.unavailable, check_nan=check_nan, check_pipe_hazards=check_hazards, backend=backend, plugins=plugin_paths,
                    kernel_include_dirs=include_dirs)
 
 

@@ -515,7 +515,7 @@ def build_program(program: ir.Program, config: RunConfig, output_dir: Path,
                                param_names or tuple(p.name_hint for p in entry.params), key, entry.name,
                                program_params(entry), len(entry.return_types), tuple(artifacts), executable,
                                chain.name, chain.unavailable, tuple(hints), check_nan=config.check_nan,
-                               backend=config.backend, plugins=tuple(os.path.abspath(p) for p in config.plugins),
+                               check_pipe_hazards=config.check_pipe_hazards, backend=config.backend, plugins=tuple(os.path.abspath(p) for p in config.plugins),
                                kernel_include_dirs=include_dirs)
     with profile.time("write", "compiled_meta.json, debug/run.py"):
         compiled.write_meta()
@@ -545,7 +545,7 @@ def _build_executable(chain: codegen.Toolchain, artifacts: list[codegen.Artifact
         return None
     with profile.time("toolchain", chain.name) as found:
         executable = codegen.build(chain, artifacts, config.platform, check_nan=config.check_nan,
-                                   kernel_include_dirs=include_dirs)
+                                   check_pipe_hazards=config.check_pipe_hazards, kernel_include_dirs=include_dirs)
         stats = executable.build_stats
         found.update(kernels=stats.kernels, from_cache=stats.from_cache,
                      cached=stats.kernels > 0 and stats.from_cache == stats.kernels)

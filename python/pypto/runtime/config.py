@@ -130,6 +130,10 @@ def _freeze(value: Any) -> Any:
     return value
 
 
+# "1" turns RunConfig.check_pipe_hazards on where a config leaves it unset (the test suites set it).
+CHECK_PIPE_HAZARDS_ENV = "PYPTO_CHECK_PIPE_HAZARDS"
+
+
 @dataclass
 class RunConfig:
     """Options of one compile and run. Validated on construction.
@@ -137,7 +141,7 @@ class RunConfig:
     Compile options (in the JIT cache key): ``platform`` (and the derived
     ``backend_type``), ``strategy``, ``pipeline``, ``distributed_config``,
     ``analyze_auto_scopes_for_deps``, ``memory_planner``, ``dump_ptoas_passes``,
-    ``check_nan``, ``backend``, ``plugins``. Everything else affects only
+    ``check_nan``, ``check_pipe_hazards``, ``backend``, ``plugins``. Everything else affects only
     dumps, reports or the run.
 
     ``backend`` names the backend plugin that generates the kernel functions
@@ -150,6 +154,16 @@ class RunConfig:
     instruction checks its result: the first NaN raises ``pypto.KernelFault``
     naming the kernel, the instruction, the user's source line and where in
     the tile the NaN is.
+
+    ``check_pipe_hazards=True`` (simulator platforms) checks every kernel's
+    pipe synchronization as it runs: an instruction that reads or writes
+    on-chip memory (or global memory) that an instruction on another pipe
+    touched, with no set_flag / wait_flag (or pipe_barrier) ordering the two,
+    raises ``pypto.KernelFault`` naming both instructions, their lines and the
+    event to add. The chip's pipes run asynchronously and the simulator's do
+    not, so such a kernel computes the right numbers here and wrong ones on
+    the chip. Unset (None) takes ``$PYPTO_CHECK_PIPE_HAZARDS`` (``1``: on),
+    which the project's test suites set.
     """
 
     __test__ = False  # pytest: not a test class
@@ -184,6 +198,7 @@ class RunConfig:
     memory_planner: MemoryPlanner | None = None
     dump_ptoas_passes: bool = False
     check_nan: bool = False
+    check_pipe_hazards: bool | None = None
     backend: str = DEFAULT_BACKEND
     plugins: tuple[str, ...] = ()
 
@@ -204,12 +219,15 @@ class RunConfig:
         _require_int("device_id", self.device_id)
         _require_int("aicpu_thread_num", self.aicpu_thread_num, allow_none=True, minimum=1)
         self.enable_pmu = _pmu_level(self.enable_pmu)
+        if self.check_pipe_hazards is None:
+            self.check_pipe_hazards = os.environ.get(CHECK_PIPE_HAZARDS_ENV, "") == "1"
         for tolerance in ("rtol", "atol"):
             value = getattr(self, tolerance)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
                 raise ValueError(f"RunConfig.{tolerance} must be a non-negative number, got {value!r}")
         for flag in ("dump_passes", "save_kernels", "codegen_only", "enable_dep_gen", "enable_scope_stats",
-                     "compile_profiling", "analyze_auto_scopes_for_deps", "dump_ptoas_passes", "check_nan"):
+                     "compile_profiling", "analyze_auto_scopes_for_deps", "dump_ptoas_passes", "check_nan",
+                     "check_pipe_hazards"):
             _require_bool(flag, getattr(self, flag))
         self._resolve_swimlane_alias()
         self.enable_chip_swimlane = _level("enable_chip_swimlane", self.enable_chip_swimlane,
@@ -250,7 +268,7 @@ class RunConfig:
         another working directory.
         """
         fields = (self.platform, self.strategy, self.pipeline, self.analyze_auto_scopes_for_deps, self.memory_planner,
-                  self.dump_ptoas_passes, self.check_nan, self.backend, self.plugins)
+                  self.dump_ptoas_passes, self.check_nan, self.check_pipe_hazards, self.backend, self.plugins)
         # Kernel calls ask on every call: the fields are compared, not trusted, and the pipeline file is
         # looked at again (a stat), relative plugin paths resolved again, at most every _PIPELINE_RECHECK_SECONDS.
         memo = self.__dict__.get("_compile_key_memo")
@@ -270,6 +288,7 @@ class RunConfig:
             ("memory_planner", _freeze(planner)),
             ("dump_ptoas_passes", self.dump_ptoas_passes),
             ("check_nan", self.check_nan),
+            ("check_pipe_hazards", self.check_pipe_hazards),
             ("backend", self.backend),
             ("plugins", tuple(os.path.abspath(p) for p in self.plugins)),
         )

@@ -62,9 +62,14 @@ TEST(NpuCube, MatmulAccumulatesOverAKLoop) {
   std::string source = KernelSource(MatmulKernel(K));
   EXPECT_NE(source.find("TileLeft<float, 16, 16> left;"), std::string::npos) << source;
   EXPECT_NE(source.find("for (int64_t k = 16; k < 64; k += 16) {"), std::string::npos) << source;
+  // The cube waits for both operand moves of the iteration, then releases its operands to the next one.
   EXPECT_NE(source.find("    PYPTO_LOC(13);\n"
+                        "    wait_flag(PIPE_MTE1, PIPE_M, EVENT_ID0);  // kernels.py:13\n"
+                        "    TileAcc<float, 16, 16> acc_next;\n"
                         "    TASSIGN(acc_next, 0x0);\n"
-                        "    TMATMUL_ACC(acc_next, acc_in, left_k, right_k);  // kernels.py:13\n"),
+                        "    TMATMUL_ACC(acc_next, acc_in, left_k, right_k);  // kernels.py:13\n"
+                        "    set_flag(PIPE_M, PIPE_MTE1, EVENT_ID1);  // kernels.py:13\n"
+                        "  }\n"),
             std::string::npos)
       << source;
   CompiledKernel kernel("matmul_k", source);
@@ -122,6 +127,8 @@ TEST(NpuControlFlow, LoopKernelSource) {
             "DYNAMIC, DYNAMIC>>;\n"
             "  out_global out(reinterpret_cast<__gm__ float*>(out_tensor->data), out_global::Shape(1, 1, 1, 32, 32), "
             "out_global::Stride(0, 0, 0, out_tensor->strides[0], out_tensor->strides[1]));\n"
+            "  PYPTO_LOC(10);\n"
+            "  set_flag(PIPE_MTE3, PIPE_MTE2, EVENT_ID0);  // kernels.py:10\n"
             "  for (int64_t i = 0; i < 32; i += 8) {  // kernels.py:3\n"
             "    float s{};\n"
             "    if (i < 16) {  // kernels.py:4\n"
@@ -129,27 +136,35 @@ TEST(NpuControlFlow, LoopKernelSource) {
             "    } else {\n"
             "      s = -1.0f;\n"
             "    }\n"
+            "    PYPTO_LOC(8);\n"
+            "    wait_flag(PIPE_MTE3, PIPE_MTE2, EVENT_ID0);  // kernels.py:8\n"
             "    Tile<TileType::Vec, float, 8, 32, BLayout::RowMajor, 8, 32, SLayout::NoneBox, 512, PadValue::Null> "
             "t;\n"
-            "    PYPTO_LOC(8);\n"
             "    TASSIGN(t, 0x0);\n"
             "    GlobalTensor<float, Shape<1, 1, 1, DYNAMIC, 32>, Stride<DYNAMIC, DYNAMIC, DYNAMIC, DYNAMIC, "
             "DYNAMIC>> t_src(x.data() + i * x.GetStride(3), Shape<1, 1, 1, DYNAMIC, 32>(1, 1, 1, "
             "pypto::WindowExtent(32, i, 8, \"TLOAD\"), 32), Stride<DYNAMIC, DYNAMIC, DYNAMIC, DYNAMIC, "
             "DYNAMIC>(x.GetStride(0), x.GetStride(1), x.GetStride(2), x.GetStride(3), x.GetStride(4)));\n"
             "    TLOAD(t, t_src);  // kernels.py:8\n"
+            "    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);  // kernels.py:8\n"
+            "    PYPTO_LOC(9);\n"
+            "    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);  // kernels.py:9\n"
             "    Tile<TileType::Vec, float, 8, 32, BLayout::RowMajor, 8, 32, SLayout::NoneBox, 512, PadValue::Null> "
             "scaled;\n"
-            "    PYPTO_LOC(9);\n"
             "    TASSIGN(scaled, 0x0);\n"
             "    TMULS(scaled, t, s);  // kernels.py:9\n"
+            "    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);  // kernels.py:9\n"
             "    PYPTO_LOC(10);\n"
+            "    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);  // kernels.py:10\n"
             "    GlobalTensor<float, Shape<1, 1, 1, DYNAMIC, 32>, Stride<DYNAMIC, DYNAMIC, DYNAMIC, DYNAMIC, "
             "DYNAMIC>> out_dst(out.data() + i * out.GetStride(3), Shape<1, 1, 1, DYNAMIC, 32>(1, 1, 1, "
             "pypto::WindowExtent(32, i, 8, \"TSTORE\"), 32), Stride<DYNAMIC, DYNAMIC, DYNAMIC, DYNAMIC, "
             "DYNAMIC>(out.GetStride(0), out.GetStride(1), out.GetStride(2), out.GetStride(3), out.GetStride(4)));\n"
             "    TSTORE(out_dst, scaled);  // kernels.py:10\n"
+            "    set_flag(PIPE_MTE3, PIPE_MTE2, EVENT_ID0);  // kernels.py:10\n"
             "  }\n"
+            "  PYPTO_LOC(8);\n"
+            "  wait_flag(PIPE_MTE3, PIPE_MTE2, EVENT_ID0);  // kernels.py:8\n"
             "}\n"
             "\n"
             "extern \"C\" __aicore__ void kernel_entry(__gm__ int64_t* args) {\n"

@@ -74,13 +74,14 @@ inline FunctionPtr KernelFn(const std::string& name, std::vector<VarPtr> params,
                         SeqStmts::Make(std::move(body)), Span("kernels.py", 1, 1));
 }
 
-// Runs InitMemRef, MemoryReuse and AllocateMemoryAddr (loaded as plugins),
-// so the tiles have the addresses the backend places them at.
+// Runs InitMemRef, MemoryReuse, AllocateMemoryAddr and InsertPipeSync
+// (loaded as plugins), so the tiles have the addresses the backend places
+// them at and the pipes the events the chip needs.
 inline ProgramPtr Planned(std::vector<FunctionPtr> functions) {
   pass::PassManager manager(pass::ParsePipelineString(
       "name: memory\n"
-      "input_properties: [SSAForm, TileMemoryInferred]\n"
-      "passes: [InitMemRef, MemoryReuse, AllocateMemoryAddr]\n",
+      "input_properties: [SSAForm, TileMemoryInferred, IncoreTileOps]\n"
+      "passes: [InitMemRef, MemoryReuse, AllocateMemoryAddr, InsertPipeSync]\n",
       "memory.yaml"));
   pass::PassContext ctx;
   ctx.set_platform(backend::Platform::Get("a2a3sim"));
@@ -150,10 +151,11 @@ class CompiledKernel {
   runtime::KernelFn fn_ = nullptr;
 };
 
-// Runs `kernel` (`blocks` SPMD blocks) on one simulated cluster of a2a3sim with `args`; a
-// kernel fault is the pypto::Error WaitAll throws.
+// Runs `kernel` (`blocks` SPMD blocks) on one simulated cluster of a2a3sim with `args`, checking
+// its pipe synchronization; a kernel fault is the pypto::Error WaitAll throws.
 inline void RunOnce(const CompiledKernel& kernel, const runtime::TaskArgs& args, bool aic = false, int blocks = 1) {
   backend::SimulatedCores cores(backend::Platform::Get("a2a3sim"), 1);
+  cores.CheckPipeHazards(true);
   runtime::Runtime rt(runtime::RuntimeOptions{1, cores.StateFn()});
   rt.Submit(aic ? runtime::KernelSet::Aic(kernel.kernel()) : runtime::KernelSet::Aiv(kernel.kernel()), args, blocks);
   rt.WaitAll();

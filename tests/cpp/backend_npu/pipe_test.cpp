@@ -57,9 +57,14 @@ TEST(NpuPipe, EachSideEmitsItsPipeInstructions) {
   std::string aic = SourceOf(artifacts, "producer");
   EXPECT_NE(aic.find("  PYPTO_LOC(2);\n  AIC_INITIALIZE_PIPE(1, 4096, 2);  // kernels.py:2\n"), std::string::npos)
       << aic;
-  EXPECT_NE(aic.find("  PYPTO_LOC(4);\n  TPUSH_TO_AIV(top, PipeSplit::NONE);  // kernels.py:4\n"), std::string::npos)
+  // A push of a Mat tile moves it on MTE1: it waits for the tile's load.
+  EXPECT_NE(aic.find("  PYPTO_LOC(4);\n  wait_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID0);  // kernels.py:4\n"
+                     "  TPUSH_TO_AIV(top, PipeSplit::NONE);  // kernels.py:4\n"),
+            std::string::npos)
       << aic;
-  EXPECT_NE(aic.find("  PYPTO_LOC(6);\n  TPUSH_TO_AIV(bottom, PipeSplit::NONE);  // kernels.py:6\n"), std::string::npos)
+  EXPECT_NE(aic.find("  PYPTO_LOC(6);\n  wait_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID0);  // kernels.py:6\n"
+                     "  TPUSH_TO_AIV(bottom, PipeSplit::NONE);  // kernels.py:6\n"),
+            std::string::npos)
       << aic;
   std::string aiv = SourceOf(artifacts, "consumer");
   EXPECT_NE(aiv.find("  PYPTO_LOC(8);\n  AIV_INITIALIZE_PIPE(1, 4096, 2);  // kernels.py:8\n"), std::string::npos)
@@ -71,8 +76,15 @@ TEST(NpuPipe, EachSideEmitsItsPipeInstructions) {
                      "  TPOP_FROM_AIC(got, PipeSplit::NONE);  // kernels.py:9\n"),
             std::string::npos)
       << aiv;
-  EXPECT_NE(aiv.find("  PYPTO_LOC(12);\n  TFREE_TO_AIC();  // kernels.py:12\n"), std::string::npos) << aiv;
-  EXPECT_NE(aiv.find("  PYPTO_LOC(16);\n  TFREE_TO_AIC();  // kernels.py:16\n"), std::string::npos) << aiv;
+  // A free hands the slot back to the producer: it waits for the popped tile's reader, the vector pipe.
+  EXPECT_NE(aiv.find("  PYPTO_LOC(12);\n  wait_flag(PIPE_V, PIPE_S, EVENT_ID0);  // kernels.py:12\n"
+                     "  TFREE_TO_AIC();  // kernels.py:12\n"),
+            std::string::npos)
+      << aiv;
+  EXPECT_NE(aiv.find("  PYPTO_LOC(16);\n  wait_flag(PIPE_V, PIPE_S, EVENT_ID0);  // kernels.py:16\n"
+                     "  TFREE_TO_AIC();  // kernels.py:16\n"),
+            std::string::npos)
+      << aiv;
 }
 
 TEST(NpuPipe, AnAicAndAnAivKernelRunAsOneClusterTask) {

@@ -73,7 +73,7 @@ def test_the_passes_keep_their_old_json_and_have_one_row_each(tmp_path):
     pass_rows = [row for row in rows(profile, "passes") if "position" in row]
     assert [(p["position"], p["pass"], p["ms"]) for p in profile["passes"]] == \
         [(r["position"], r["name"], r["ms"]) for r in pass_rows]
-    assert profile["passes"][-1]["pass"] == "InsertCommFence"
+    assert profile["passes"][-1]["pass"] == "InsertPipeSync"
     assert [row["name"] for row in rows(profile, "passes") if "position" not in row] == ["(pass manager)"]
 
 
@@ -132,7 +132,7 @@ def test_the_text_has_a_summary_then_a_section_per_stage(tmp_path):
     assert len(columns) == 1  # every table of the file lines up
     passes = sections[STAGES.index("passes")].splitlines()[1:]
     assert len(passes) == len(profile["passes"]) + 1
-    assert passes[-2].split()[:2] == [str(len(profile["passes"])), "InsertCommFence"]
+    assert passes[-2].split()[:2] == [str(len(profile["passes"])), "InsertPipeSync"]
 
 
 def test_ir_compile_writes_the_profile_without_a_frontend_stage(tmp_path):

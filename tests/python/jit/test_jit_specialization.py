@@ -139,12 +139,14 @@ def test_key_holds_the_compile_options_of_the_run_config():
     assert len(options["pipeline"]) == 64  # a digest of the pipeline's passes and options
     assert set(options) == {"platform", "backend_type", "strategy", "pipeline", "distributed_config",
                             "analyze_auto_scopes_for_deps", "memory_planner", "dump_ptoas_passes", "check_nan",
-                            "backend", "plugins"}
+                            "check_pipe_hazards", "backend", "plugins"}
 
 
 @pytest.mark.parametrize("change", [
     {"platform": "a2a3"}, {"pipeline": "debug"}, {"analyze_auto_scopes_for_deps": True},
     {"dump_ptoas_passes": True}, {"distributed_config": (0, 1)}, {"check_nan": True},
+    # The suite checks pipe hazards by default (conftest.py): switching it off changes what the build checks.
+    {"check_pipe_hazards": False},
 ])
 def test_output_changing_options_change_the_key(change):
     from pypto.runtime import MemoryPlanner, RunConfig

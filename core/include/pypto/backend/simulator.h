@@ -15,6 +15,10 @@
 // three cores point at; the runtime's cluster hooks start it afresh for each
 // block of a cluster task and tell it which kernels returned.
 //
+// Each core can check its kernels' pipe synchronization
+// (pypto/backend/pipe_hazards.h): a PipeHazard fault names the two
+// instructions no event orders.
+//
 // Each core also has a performance model (pypto/isa/perf_model.h) with the
 // platform's pipe figures; the runtime turns it on around the kernels of a
 // traced run and reads the counters into the trace (RuntimeOptions hooks).
@@ -49,6 +53,10 @@ class SimulatedCores {
   runtime::RuntimeOptions Options();
 
   int clusters() const { return static_cast<int>(cores_.size() / 3); }
+
+  // Whether the kernels run from now on check their pipe synchronization
+  // (pypto/backend/pipe_hazards.h). Only while no kernel runs.
+  void CheckPipeHazards(bool on);
 
  private:
   struct ModelledCore;  // a SimCore with its performance model

@@ -39,6 +39,16 @@ enum class Placement {
 bool IsHostOrchestrator(const ir::Function& function);
 const char* PlacementName(Placement p);
 
+// The hardware pipes of a core, by the codes the sync ops' set_pipe /
+// wait_pipe keywords take (upstream's PipeType order). An instruction runs on
+// one pipe; pipes run asynchronously, so the pipe-sync pass orders the
+// instructions of different pipes that touch the same memory.
+enum class PipeType { kMTE1 = 0, kMTE2 = 1, kMTE3 = 2, kM = 3, kV = 4, kS = 5, kFIX = 6, kALL = 7 };
+const char* PipeTypeName(PipeType p);  // "MTE1", ..., "ALL"
+// The pipe a call runs on, from its operands' memory spaces; nullopt: the call
+// emits no instruction that touches memory (a view, an allocation, a query).
+using PipeFn = std::function<std::optional<PipeType>(const ir::Call& call)>;
+
 // How an op uses one of its positional arguments.
 enum class ArgEffect { kRead, kWrite, kReadWrite };
 const char* ArgEffectName(ArgEffect e);
@@ -154,6 +164,11 @@ class OpDef {
   OpDef& set_output_reuses_input(int index);
   // The result must not share a buffer with any input.
   OpDef& set_not_inplace_safe();
+  // The pipe its instruction runs on: fixed, or from the call's memory spaces.
+  OpDef& set_pipe(PipeType pipe);
+  OpDef& set_pipe(PipeFn fn);
+  // The op emits no instruction that touches memory (a view, an allocation, a query).
+  OpDef& set_no_pipe();
   OpDef& set_type_deduce(TypeDeduceFn fn);
   // Default: kInCoreOnly for tensor and tile ops, kAnywhere for the rest.
   OpDef& set_placement(Placement placement);
@@ -178,6 +193,11 @@ class OpDef {
   const OutputMemoryRule& output_memory() const { return output_memory_; }
   std::optional<int> output_reuses_input() const { return output_reuses_input_; }
   bool not_inplace_safe() const { return not_inplace_safe_; }
+  // Whether the op says which pipe it runs on; an op that does not is ordered
+  // against everything (pipe_barrier(PIPE_ALL) on both sides).
+  bool declares_pipe() const { return static_cast<bool>(pipe_); }
+  // The pipe of `call` (an op that declares one); nullopt: no instruction.
+  std::optional<PipeType> pipe(const ir::Call& call) const;
   bool has_type_deduce() const { return static_cast<bool>(deduce_); }
   Placement placement() const;
   const std::string& dsl_module() const { return dsl_module_; }
@@ -203,6 +223,7 @@ class OpDef {
   OutputMemoryRule output_memory_;
   std::optional<int> output_reuses_input_;
   bool not_inplace_safe_ = false;
+  PipeFn pipe_;
   std::optional<Placement> placement_;
   TypeDeduceFn deduce_;
 };

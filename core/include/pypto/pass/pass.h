@@ -33,7 +33,8 @@ namespace pypto::pass {
   X(TileCastsLegalized, "every tile cast is one the platform performs in one instruction")        \
   X(MatmulsFitL0, "every tile matmul's operands and result fit Left, Right and Acc")              \
   X(PipelineLoopsLowered, "no pl.pipeline loops remain")                                           \
-  X(TaskDependenciesDerived, "kernel calls carry the task dependencies the compiler could prove")
+  X(TaskDependenciesDerived, "kernel calls carry the task dependencies the compiler could prove")                \
+  X(PipesSynchronized, "kernels order their pipes with set_flag / wait_flag events where instructions share memory")
 
 enum class IRProperty {
 #define PYPTO_X(name, doc) name,

@@ -6,6 +6,7 @@
 // Faults name the source line PYPTO_LOC set (SimCore::line).
 #pragma once
 
+#include "pypto/isa/hazard.h"
 #include "pypto/isa/perf_model.h"
 #include "pypto/isa/sim_core.h"
 #include "pypto/isa/tile.h"
@@ -175,7 +176,9 @@ inline T Store(V v) {
   }
 }
 
-// ---- The performance model (perf_model.h): what each instruction costs.
+// ---- What each instruction costs (the performance model, perf_model.h) and
+// what it touches on which pipe (the hazard checker, hazard.h). Both are off
+// unless the runtime turns them on for the core: one test of each pointer.
 
 template <typename TileT>
 inline PerfModel* ModelOf(const TileT& t) {
@@ -196,69 +199,119 @@ inline int64_t ValidElements(const TileT& t) {
   return static_cast<int64_t>(t.GetValidRow()) * t.GetValidCol();
 }
 
+inline bool Observed(const SimCore* core) { return core != nullptr && (core->perf != nullptr || core->hazards != nullptr); }
+
+// One instruction on `pipe` for the hazard checker: its on-chip operands'
+// footprints and, where it moves one, a global-memory window.
+inline void CheckHazards(SimCore* core, const char* name, Pipe pipe, const Operand* reads, int num_reads,
+                         const Operand* writes, int num_writes, const MemAccess* global = nullptr) {
+  if (core->hazards == nullptr) return;
+  MemAccess accesses[8];
+  int n = 0;
+  auto add = [&](const Operand& o, bool write) {
+    if (o.space == kGlobalMemory || o.footprint == 0 || n == 8) return;
+    MemAccess& a = accesses[n++];
+    a.space = o.space;
+    a.write = write ? 1 : 0;
+    a.base = o.addr;
+    a.width = o.footprint;
+  };
+  for (int i = 0; i < num_reads; ++i) add(reads[i], false);
+  for (int i = 0; i < num_writes; ++i) add(writes[i], true);
+  if (global != nullptr && n < 8) accesses[n++] = *global;
+  core->hazards->Access(*core, name, HazardPipeOf(pipe), accesses, n);
+}
+
 // A vector instruction writing `dst_elements` of dst and reading `reads`:
 // the vector unit streams the widest of them.
 template <typename D, typename... Reads>
-inline void CountVector(const D& dst, int64_t dst_elements, const Reads&... reads) {
-  PerfModel* model = ModelOf(dst);
-  if (model == nullptr) return;
+inline void CountVector(const char* name, const D& dst, int64_t dst_elements, const Reads&... reads) {
+  if (!Observed(dst.core)) return;
   const Operand in[sizeof...(Reads) + 1] = {reads...};
   const Operand out = TileOperand(dst, dst_elements);
+  CheckHazards(dst.core, name, Pipe::V, in, sizeof...(Reads), &out, 1);
+  PerfModel* model = dst.core->perf;
+  if (model == nullptr) return;
   uint64_t bytes = out.bytes;
   for (int i = 0; i < static_cast<int>(sizeof...(Reads)); ++i) bytes = in[i].bytes > bytes ? in[i].bytes : bytes;
   model->Issue(Pipe::V, model->WorkCycles(Pipe::V, static_cast<double>(bytes)), in, sizeof...(Reads), &out, 1);
 }
 
-// The engine that moves a tile from one space to another.
+// The engine that moves a tile from one space to another (pto-isa's
+// OpPipeEntry: TMOV_A2V / A2M FIX, M2L / M2R / M2B MTE1, V2M FIX, V2V V);
+// the op registry's MovePipe (core/src/ops/tile_ops.cpp) says the same.
 inline constexpr Pipe MovePipe(TileType from, TileType to) {
   if (from == TileType::Acc) return Pipe::FIX;
   if (from == TileType::Mat) return Pipe::MTE1;
-  if (from == TileType::Vec && to != TileType::Vec) return Pipe::MTE3;
+  if (from == TileType::Vec && to != TileType::Vec) return Pipe::FIX;
   return Pipe::V;
 }
 
+// `hazards`: false for a move inside another instruction (the bias of
+// TMATMUL_BIAS, the copy of a four-operand TMATMUL_ACC), which that
+// instruction reports as its own access.
 template <typename D, typename S>
-inline void CountMove(const D& dst, const S& src, int64_t elements) {
-  PerfModel* model = ModelOf(dst);
-  if (model == nullptr) return;
+inline void CountMove(const char* name, const D& dst, const S& src, int64_t elements, bool hazards = true) {
+  if (!Observed(dst.core)) return;
   constexpr Pipe pipe = MovePipe(S::Loc, D::Loc);
   const Operand in = TileOperand(src, elements);
   const Operand out = TileOperand(dst, elements);
+  if (hazards) CheckHazards(dst.core, name, pipe, &in, 1, &out, 1);
+  PerfModel* model = dst.core->perf;
+  if (model == nullptr) return;
   uint64_t bytes = in.bytes > out.bytes ? in.bytes : out.bytes;
   model->Issue(pipe, model->WorkCycles(pipe, static_cast<double>(bytes)), &in, 1, &out, 1);
 }
 
-// Global memory -> tile (MTE2) and tile -> global memory (MTE3 from Vec, FIX from Acc).
+// Global memory -> tile (MTE2) and tile -> global memory (MTE3 from Vec and
+// Mat, FIX from Acc); `global` is the window in global memory.
 template <typename TileT>
-inline void CountLoad(const TileT& tile, int64_t elements) {
-  PerfModel* model = ModelOf(tile);
-  if (model == nullptr) return;
+inline void CountLoad(const char* name, const TileT& tile, int64_t elements, const MemAccess& global) {
+  if (!Observed(tile.core)) return;
   const Operand out = TileOperand(tile, elements);
   const Operand in = GlobalOperand(static_cast<int64_t>(out.bytes));
+  CheckHazards(tile.core, name, Pipe::MTE2, &in, 1, &out, 1, &global);
+  PerfModel* model = tile.core->perf;
+  if (model == nullptr) return;
   model->Issue(Pipe::MTE2, model->WorkCycles(Pipe::MTE2, static_cast<double>(out.bytes)), &in, 1, &out, 1);
 }
 
 template <typename TileT>
-inline void CountStore(const TileT& tile, int64_t elements, int64_t global_bytes) {
-  PerfModel* model = ModelOf(tile);
-  if (model == nullptr) return;
+inline void CountStore(const char* name, const TileT& tile, int64_t elements, int64_t global_bytes,
+                       const MemAccess& global) {
+  if (!Observed(tile.core)) return;
   constexpr Pipe pipe = TileT::Loc == TileType::Acc ? Pipe::FIX : Pipe::MTE3;
   const Operand in = TileOperand(tile, elements);
   const Operand out = GlobalOperand(global_bytes);
+  CheckHazards(tile.core, name, pipe, &in, 1, &out, 1, &global);
+  PerfModel* model = tile.core->perf;
+  if (model == nullptr) return;
   model->Issue(pipe, model->WorkCycles(pipe, static_cast<double>(in.bytes)), &in, 1, &out, 1);
 }
 
 template <typename T>
 inline constexpr CubeKind kCubeKind = sizeof(T) == 1 ? CubeKind::Int8 : sizeof(T) == 4 ? CubeKind::Float : CubeKind::Half;
 
-// acc [m, n] (+)= left [m, k] @ right [k, n] on the cube.
+// acc [m, n] (+)= left [m, k] @ right [k, n] on the cube. `accumulates_from`
+// is what the instruction adds the product to when that is not acc itself
+// (TMATMUL_BIAS's bias, a four-operand TMATMUL_ACC's c_in).
 template <typename C, typename A, typename B>
-inline void CountMatmul(const C& acc, const A& left, const B& right, int m, int n, int k, bool accumulate) {
-  PerfModel* model = ModelOf(acc);
-  if (model == nullptr) return;
+inline void CountMatmul(const char* name, const C& acc, const A& left, const B& right, int m, int n, int k,
+                        bool accumulate, const Operand* accumulates_from = nullptr) {
+  if (!Observed(acc.core)) return;
   const Operand out = TileOperand(acc, static_cast<int64_t>(m) * n);
   const Operand in[3] = {TileOperand(left, static_cast<int64_t>(m) * k), TileOperand(right, static_cast<int64_t>(k) * n),
                          out};
+  Operand reads[4] = {in[0], in[1]};
+  int num_reads = 2;
+  if (accumulates_from != nullptr) {
+    reads[num_reads++] = *accumulates_from;
+  } else if (accumulate) {
+    reads[num_reads++] = out;
+  }
+  CheckHazards(acc.core, name, Pipe::M, reads, num_reads, &out, 1);
+  PerfModel* model = acc.core->perf;
+  if (model == nullptr) return;
   const double macs = static_cast<double>(m) * n * k;
   model->Issue(Pipe::M, model->CubeCycles(kCubeKind<typename A::DType>, macs), in, accumulate ? 3 : 2, &out, 1);
 }
@@ -479,7 +532,7 @@ inline void Unary(const char* name, D& dst, const S& src, F f) {
   const auto* x = src.data_;
   ForEach<D::kRowMajor>(rows, cols, [&](int r, int c) { d[D::Index(r, c)] = Store<T>(f(Load(x[S::Index(r, c)]))); });
   Finish(dst, name);
-  CountVector(dst, rows * cols, TileOperand(src, rows * cols));
+  CountVector(name, dst, rows * cols, TileOperand(src, rows * cols));
 }
 
 template <typename D, typename A, typename B, typename F>
@@ -496,7 +549,7 @@ inline void Binary(const char* name, D& dst, const A& a, const B& b, F f) {
     d[D::Index(r, c)] = Store<T>(f(Load(x[A::Index(r, c)]), Load(y[B::Index(r, c)])));
   });
   Finish(dst, name);
-  CountVector(dst, rows * cols, TileOperand(a, rows * cols), TileOperand(b, rows * cols));
+  CountVector(name, dst, rows * cols, TileOperand(a, rows * cols), TileOperand(b, rows * cols));
 }
 
 // dst = f(src, per-row value): vec is [rows, 1] (or any tile; column 0 is read).
@@ -515,7 +568,7 @@ inline void RowExpand(const char* name, D& dst, const S& src, const V& vec, F f)
     for (int c = 0; c < cols; ++c) d[D::Index(r, c)] = Store<T>(f(Load(x[S::Index(r, c)]), v));
   }
   Finish(dst, name);
-  CountVector(dst, rows * cols, TileOperand(src, rows * cols), TileOperand(vec, rows));
+  CountVector(name, dst, rows * cols, TileOperand(src, rows * cols), TileOperand(vec, rows));
 }
 
 // dst = f(src, per-column value): vec is [1, cols] (row 0 is read).
@@ -534,7 +587,7 @@ inline void ColExpand(const char* name, D& dst, const S& src, const V& vec, F f)
     for (int c = 0; c < cols; ++c) d[D::Index(r, c)] = Store<T>(f(Load(x[S::Index(r, c)]), Load(v[V::Index(0, c)])));
   }
   Finish(dst, name);
-  CountVector(dst, rows * cols, TileOperand(src, rows * cols), TileOperand(vec, cols));
+  CountVector(name, dst, rows * cols, TileOperand(src, rows * cols), TileOperand(vec, cols));
 }
 
 // TEXP: the 16-lane path for float rows, element by element otherwise.
@@ -547,7 +600,7 @@ inline void Exp(const char* name, D& dst, const S& src) {
     if (!Covers(src, rows, cols, name)) return;
     ExpFloatRows<false>(dst, src, rows, cols, [](int) { return 0.0f; });
     Finish(dst, name);
-    CountVector(dst, rows * cols, TileOperand(src, rows * cols));
+    CountVector(name, dst, rows * cols, TileOperand(src, rows * cols));
   } else {
     Unary(name, dst, src, [](auto x) { return Exp(x); });
   }
@@ -563,7 +616,7 @@ inline void RowExpandExpDif(const char* name, D& dst, const S& src, const V& vec
     if (!Covers(src, rows, cols, name) || !Covers(vec, rows, 1, name)) return;
     ExpFloatRows<true>(dst, src, rows, cols, [&](int r) { return vec.At(r, 0); });
     Finish(dst, name);
-    CountVector(dst, rows * cols, TileOperand(src, rows * cols), TileOperand(vec, rows));
+    CountVector(name, dst, rows * cols, TileOperand(src, rows * cols), TileOperand(vec, rows));
   } else {
     RowExpand(name, dst, src, vec, [](auto x, auto v) { return Exp(x - v); });
   }
@@ -692,7 +745,7 @@ inline void RowReduce(const char* name, D& dst, const S& src) {
     dst.At(r, 0) = Store<typename D::DType>(results[0]);
   }
   Finish(dst, name);
-  CountVector(dst, rows, TileOperand(src, rows * cols));
+  CountVector(name, dst, rows, TileOperand(src, rows * cols));
 }
 
 // dst[0, c] = reduce(src[0 .. valid rows, c)) for c < src's valid cols.
@@ -715,7 +768,7 @@ inline void ColReduce(const char* name, D& dst, const S& src) {
     dst.At(0, c) = Store<T>(acc);
   }
   Finish(dst, name);
-  CountVector(dst, cols, TileOperand(src, rows * cols));
+  CountVector(name, dst, cols, TileOperand(src, rows * cols));
 }
 
 // Index of the first maximum (Max) / minimum (Min) of n values at(i); a NaN
@@ -750,7 +803,7 @@ inline void RowArgReduce(const char* name, D& dst, const S& src) {
     dst.At(r, 0) = static_cast<typename D::DType>(idx);
   }
   Finish(dst, name);
-  CountVector(dst, rows, TileOperand(src, rows * cols));
+  CountVector(name, dst, rows, TileOperand(src, rows * cols));
 }
 
 template <Reduce Op, typename D, typename S>
@@ -767,7 +820,7 @@ inline void ColArgReduce(const char* name, D& dst, const S& src) {
     dst.At(0, c) = static_cast<typename D::DType>(idx);
   }
   Finish(dst, name);
-  CountVector(dst, cols, TileOperand(src, rows * cols));
+  CountVector(name, dst, cols, TileOperand(src, rows * cols));
 }
 
 // Round a float to an integer-valued float by mode.
@@ -970,7 +1023,8 @@ struct MatmulAccum<uint8_t> {
 };
 
 template <typename C, typename A, typename B>
-inline void Matmul(const char* name, C& acc, const A& left, const B& right, bool accumulate) {
+inline void Matmul(const char* name, C& acc, const A& left, const B& right, bool accumulate,
+                   const Operand* accumulates_from = nullptr) {
   static_assert(kSame<typename A::DType, typename B::DType>, "lhs and rhs have one dtype");
   using AccT = typename MatmulAccum<typename A::DType>::type;
   static_assert(kSame<typename C::DType, AccT>, "the accumulator is float (int32 for 8-bit integers)");
@@ -981,11 +1035,11 @@ inline void Matmul(const char* name, C& acc, const A& left, const B& right, bool
   if (!Covers(left, m, k, name) || !Covers(right, k, n, name)) return;
   BlockedMatmul<AccT>(acc, left, right, m, n, k, accumulate);
   Finish(acc, name);
-  CountMatmul(acc, left, right, m, n, k, accumulate);
+  CountMatmul(name, acc, left, right, m, n, k, accumulate, accumulates_from);
 }
 
 template <typename D, typename S>
-inline void Copy(const char* name, D& dst, const S& src, int row0, int col0) {
+inline void Copy(const char* name, D& dst, const S& src, int row0, int col0, bool hazards = true) {
   if (!Usable(name, dst, src)) return;
   int rows = dst.GetValidRow();
   int cols = dst.GetValidCol();
@@ -1015,7 +1069,7 @@ inline void Copy(const char* name, D& dst, const S& src, int row0, int col0) {
     }
   }
   Finish(dst, name);
-  CountMove(dst, src, rows * cols);
+  CountMove(name, dst, src, rows * cols, hazards);
 }
 
 }  // namespace detail
@@ -1062,7 +1116,7 @@ inline void TLOAD(TileT& tile, const GT& gt) {
     }
   }
   detail::Finish(tile, "TLOAD");
-  detail::CountLoad(tile, static_cast<int64_t>(rows) * cols);
+  detail::CountLoad("TLOAD", tile, static_cast<int64_t>(rows) * cols, detail::GlobalAccess(gt, rows, cols, false));
 }
 
 // The global tensor's 2-D view [0, vr) x [0, vc) = tile[valid region],
@@ -1089,7 +1143,8 @@ inline void TSTORE(GT& gt, const TileT& tile) {
     }
     for (int c = 0; c < cols; ++c) row[c * cs] = detail::Convert<G>(tile.At(r, c), RoundMode::CAST_RINT);
   }
-  detail::CountStore(tile, static_cast<int64_t>(rows) * cols, static_cast<int64_t>(rows) * cols * sizeof(G));
+  detail::CountStore("TSTORE", tile, static_cast<int64_t>(rows) * cols, static_cast<int64_t>(rows) * cols * sizeof(G),
+                     detail::GlobalAccess(gt, rows, cols, true));
 }
 
 // Copy between tiles of any spaces (Mat -> Left/Right, Acc -> Vec, Vec -> Vec,
@@ -1116,7 +1171,7 @@ inline void TTRANS(D& dst, const S& src) {
   if (!detail::Covers(src, cols, rows, "TTRANS")) return;
   detail::ForEach<D::kRowMajor>(rows, cols, [&](int r, int c) { dst.At(r, c) = src.At(c, r); });
   detail::Finish(dst, "TTRANS");
-  detail::CountVector(dst, rows * cols, detail::TileOperand(src, rows * cols));
+  detail::CountVector("TTRANS", dst, rows * cols, detail::TileOperand(src, rows * cols));
 }
 template <typename D, typename S, typename Tmp>
 inline void TTRANS(D& dst, const S& src, Tmp&) {
@@ -1139,7 +1194,7 @@ inline void TFILLPAD(D& dst, const S& src) {
     dst.At(r, c) = (r < sr && c < sc) ? detail::Convert<T>(src.At(r, c), RoundMode::CAST_RINT) : pad;
   });
   detail::Finish(dst, "TFILLPAD");
-  detail::CountVector(dst, rows * cols, detail::TileOperand(src, detail::ValidElements(src)));
+  detail::CountVector("TFILLPAD", dst, rows * cols, detail::TileOperand(src, detail::ValidElements(src)));
 }
 
 // dst = [src0 | src1] along columns: src0's valid columns, then src1's;
@@ -1161,7 +1216,7 @@ inline void TCONCAT(D& dst, const S0& src0, const S1& src1) {
                           : detail::Convert<T>(src1.At(r, c - c0), RoundMode::CAST_RINT);
   });
   detail::Finish(dst, "TCONCAT");
-  detail::CountVector(dst, rows * (c0 + c1), detail::TileOperand(src0, rows * c0), detail::TileOperand(src1, rows * c1));
+  detail::CountVector("TCONCAT", dst, rows * (c0 + c1), detail::TileOperand(src0, rows * c0), detail::TileOperand(src1, rows * c1));
 }
 
 // ---------------------------------------------------------------------------
@@ -1237,7 +1292,7 @@ inline void TEXPANDS(D& dst, Compute<typename D::DType> s) {
   const T v = detail::Store<T>(s);
   detail::ForEach<D::kRowMajor>(dst.GetValidRow(), dst.GetValidCol(), [&](int r, int c) { dst.At(r, c) = v; });
   detail::Finish(dst, "TEXPANDS");
-  detail::CountVector(dst, detail::ValidElements(dst));
+  detail::CountVector("TEXPANDS", dst, detail::ValidElements(dst));
 }
 
 // ---------------------------------------------------------------------------
@@ -1379,7 +1434,7 @@ inline void TSEL(D& dst, const M& mask, const A& a, const B& b) {
   detail::ForEach<D::kRowMajor>(rows, cols,
                                 [&](int r, int c) { dst.At(r, c) = mask.At(r, c) ? a.At(r, c) : b.At(r, c); });
   detail::Finish(dst, "TSEL");
-  detail::CountVector(dst, rows * cols, detail::TileOperand(mask, rows * cols), detail::TileOperand(a, rows * cols),
+  detail::CountVector("TSEL", dst, rows * cols, detail::TileOperand(mask, rows * cols), detail::TileOperand(a, rows * cols),
                       detail::TileOperand(b, rows * cols));
 }
 template <typename D, typename M, typename A, typename B, typename Tmp>
@@ -1508,7 +1563,7 @@ inline void TCVT(D& dst, const S& src, RoundMode mode = RoundMode::CAST_RINT) {
         rows, cols, [&](int r, int c) { d[D::Index(r, c)] = detail::Convert<T>(x[S::Index(r, c)], mode); });
   }
   detail::Finish(dst, "TCVT");
-  detail::CountVector(dst, rows * cols, detail::TileOperand(src, rows * cols));
+  detail::CountVector("TCVT", dst, rows * cols, detail::TileOperand(src, rows * cols));
 }
 
 // ---------------------------------------------------------------------------
@@ -1528,11 +1583,15 @@ inline void TMATMUL_ACC(C& acc, const A& left, const B& right) {
 // c_out = c_in + left @ right (the four-operand form; c_out may be c_in).
 template <typename C, typename CIn, typename A, typename B>
 inline void TMATMUL_ACC(C& c_out, const CIn& c_in, const A& left, const B& right) {
-  if (static_cast<const void*>(&c_out) != static_cast<const void*>(&c_in)) {
-    TMOV(c_out, c_in);
-    if (c_out.core && c_out.core->faulted()) return;
+  if (static_cast<const void*>(&c_out) == static_cast<const void*>(&c_in)) {
+    detail::Matmul("TMATMUL_ACC", c_out, left, right, true);
+    return;
   }
-  detail::Matmul("TMATMUL_ACC", c_out, left, right, true);
+  if (!detail::Covers(c_in, c_out.GetValidRow(), c_out.GetValidCol(), "TMATMUL_ACC")) return;
+  detail::Copy("TMATMUL_ACC", c_out, c_in, 0, 0, false);
+  if (c_out.core && c_out.core->faulted()) return;
+  const Operand from = detail::TileOperand(c_in, detail::ValidElements(c_out));
+  detail::Matmul("TMATMUL_ACC", c_out, left, right, true, &from);
 }
 // acc = left @ right + bias (bias [1, N], row 0 read).
 template <typename C, typename A, typename B, typename Bias>
@@ -1544,8 +1603,9 @@ inline void TMATMUL_BIAS(C& acc, const A& left, const B& right, const Bias& bias
   for (int r = 0; r < acc.GetValidRow(); ++r) {
     for (int c = 0; c < n; ++c) acc.At(r, c) = detail::Convert<CT>(bias.At(0, c), RoundMode::CAST_RINT);
   }
-  detail::CountMove(acc, bias, n);
-  detail::Matmul("TMATMUL_BIAS", acc, left, right, true);
+  detail::CountMove("TMATMUL_BIAS", acc, bias, n, false);
+  const Operand from = detail::TileOperand(bias, n);
+  detail::Matmul("TMATMUL_BIAS", acc, left, right, true, &from);
 }
 
 }  // namespace pto

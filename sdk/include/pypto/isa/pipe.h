@@ -113,6 +113,16 @@ inline PipeCost CostOf(const TileT& tile, bool push) {
           static_cast<uint64_t>(TileT::kBytes)};
 }
 
+// The tile a push reads or a pop writes, for the hazard checker, on the
+// pipe that moves it.
+template <typename TileT>
+inline void RecordTransfer(const TileT& tile, bool push, const char* instruction) {
+  if (tile.core == nullptr || tile.core->hazards == nullptr) return;
+  const MemAccess access = detail::TileAccess(tile, !push);
+  tile.core->hazards->Access(*tile.core, instruction, HazardPipeOf(static_cast<Pipe>(CostOf(tile, push).pipe)),
+                             &access, 1);
+}
+
 inline Part PartOf(int box_rows, int box_cols, int vr, int vc, PipeSplit split, int lane) {
   if (split == PipeSplit::UP_DOWN) {
     int h = box_rows / 2;
@@ -239,6 +249,7 @@ inline void TPUSH_TO_AIV(const TileT& tile, PipeSplit split) {
         pipe_detail::PartOf(TileT::kRows, TileT::kCols, tile.GetValidRow(), tile.GetValidCol(), split, lane);
     if (!pipe_detail::PushPart(tile, PipeDir::C2V, lane, p, split, kName)) return;
   }
+  pipe_detail::RecordTransfer(tile, true, kName);
 }
 
 // AIV: push this lane's `tile` to the AIC (V2C); `split` says how the AIC's
@@ -250,7 +261,8 @@ inline void TPUSH_TO_AIC(const TileT& tile, PipeSplit split) {
   SimCore* core = pypto_sim_current_core();
   if (core == nullptr) return;
   pipe_detail::Part whole{0, 0, TileT::kRows, TileT::kCols, tile.GetValidRow(), tile.GetValidCol()};
-  pipe_detail::PushPart(tile, PipeDir::V2C, core->cluster_member - 1, whole, split, kName);
+  if (!pipe_detail::PushPart(tile, PipeDir::V2C, core->cluster_member - 1, whole, split, kName)) return;
+  pipe_detail::RecordTransfer(tile, true, kName);
 }
 
 // AIV: pop the next tile the AIC pushed to this lane (C2V) into `tile`.
@@ -266,6 +278,7 @@ inline void TPOP_FROM_AIC(TileT& tile, PipeSplit split) {
   if (in == nullptr || !pipe_detail::TakeValidShape(tile, shape.rows, shape.cols, kName)) return;
   pipe_detail::CopyIn(tile, in, pipe_detail::Part{0, 0, TileT::kRows, TileT::kCols, shape.rows, shape.cols}, shape);
   detail::Finish(tile, kName);
+  pipe_detail::RecordTransfer(tile, false, kName);
 }
 
 // AIC: pop the next tile of every lane (V2C) into `tile`, each in its part
@@ -300,6 +313,7 @@ inline void TPOP_FROM_AIV(TileT& tile, PipeSplit split) {
   }
   if (!pipe_detail::TakeValidShape(tile, rows, cols, kName)) return;
   detail::Finish(tile, kName);
+  pipe_detail::RecordTransfer(tile, false, kName);
 }
 
 // AIV: free the oldest slot this lane popped from the AIC (C2V).

@@ -54,6 +54,7 @@ enum class FaultKind : uint32_t {
   NaN = 7,                // a NaN in the result (PTO_CHECK_NAN builds); value/limit: its row/column
   Comm = 8,               // a distributed op failed; SimFault::detail says why (the comm engine's message)
   Pipe = 9,               // a cross-core pipe op failed (deadlock, misuse); SimFault::detail is the pipe's report
+  PipeHazard = 10,        // an access no flag orders after a conflicting one on another pipe; detail says which
 };
 
 inline const char* FaultKindName(FaultKind k) {
@@ -68,6 +69,7 @@ inline const char* FaultKindName(FaultKind k) {
     case FaultKind::NaN: return "NaN in the result";
     case FaultKind::Comm: return "distributed op failed";
     case FaultKind::Pipe: return "cross-core pipe op failed";
+    case FaultKind::PipeHazard: return "unsynchronized pipes";
   }
   return "?";
 }
@@ -82,11 +84,12 @@ struct SimFault {
   TileType space = TileType::Vec;     // the memory space involved, where one is
   int64_t value = 0;                  // offending address / extent
   int64_t limit = 0;                  // the capacity / extent it broke
-  char detail[2048] = {};             // FaultKind::Comm / Pipe: the engine's / the pipe's message
+  char detail[2048] = {};             // FaultKind::Comm / Pipe / PipeHazard: the message
 };
 
 struct PerfModel;  // perf_model.h
 struct SimPipe;    // the cross-core pipe of a cluster (pipe.h); the runtime owns it
+struct PipeHazards;  // the pipe-hazard checker (hazard.h); the runtime owns it
 
 struct SimCore {
   unsigned char* buffer[kNumTileTypes] = {};
@@ -104,6 +107,9 @@ struct SimCore {
   // and the core's place in the cluster: 0 the AIC, 1 + lane an AIV lane.
   SimPipe* pipe = nullptr;
   int32_t cluster_member = 0;
+  // Set while the run checks pipe synchronization (RunConfig(check_pipe_hazards=True)):
+  // the instructions report their pipes and accesses to it (hazard.h).
+  PipeHazards* hazards = nullptr;
 
   bool faulted() const { return fault_count != 0; }
   void Clear() {

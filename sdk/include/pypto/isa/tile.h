@@ -2,6 +2,7 @@
 // device memory), in the shape of the PTO tile ISA's C++ types.
 #pragma once
 
+#include "pypto/isa/hazard.h"
 #include "pypto/isa/sim_core.h"
 #include "pypto/isa/types.h"
 
@@ -113,11 +114,46 @@ struct Tile {
     valid_cols = static_cast<int>(cols);
   }
 
+  // One element by its offset in the block, read or written by the scalar
+  // unit (PIPE_S), as the ISA's Tile::GetValue / SetValue; an offset outside
+  // the tile is a fault of the access, which then reads 0 / writes nothing.
+  T GetValue(uint32_t offset) const {
+    if (!ScalarAccess(offset, false, "GetValue")) return static_cast<T>(0.0f);
+    return data_[offset];
+  }
+  void SetValue(uint32_t offset, T value) {
+    if (ScalarAccess(offset, true, "SetValue")) data_[offset] = value;
+  }
+
   // The tile's storage, as the ISA's CPU simulation gives it (element 0 of the block).
   T*& data() { return data_; }
   T* const& data() const { return data_; }
 
   static constexpr int Index(int r, int c) { return kRowMajor ? r * Cols + c : c * Rows + r; }
+
+ private:
+  bool ScalarAccess(uint32_t offset, bool write, const char* name) const {
+    SimCore* at = core != nullptr ? core : pypto_sim_current_core();
+    if (data_ == nullptr) {
+      if (at != nullptr) at->Raise(FaultKind::Unassigned, name, Loc, static_cast<int64_t>(addr), 0);
+      return false;
+    }
+    if (offset >= static_cast<uint32_t>(kSize)) {
+      if (at != nullptr) at->Raise(FaultKind::ShapeMismatch, name, Loc, static_cast<int64_t>(offset) + 1, kSize);
+      return false;
+    }
+    if (at != nullptr && at->hazards != nullptr) {
+      MemAccess a;
+      a.space = static_cast<int32_t>(Space);
+      a.write = write ? 1 : 0;
+      a.base = addr + static_cast<uint64_t>(offset) * sizeof(T);
+      a.width = sizeof(T);
+      at->hazards->Access(*at, name, kHazardPipeS, &a, 1);
+    }
+    return true;
+  }
+
+ public:
   T& At(int r, int c) { return data_[Index(r, c)]; }
   const T& At(int r, int c) const { return data_[Index(r, c)]; }
 };

@@ -40,9 +40,18 @@ __aicore__ void Axpy(__gm__ PyptoRtTensorDesc* x, __gm__ PyptoRtTensorDesc* y, f
     auto y_block = BlockAt(y, row);
     TLOAD(tx, x_block);
     TLOAD(ty, y_block);
+    // The chip's pipes run asynchronously: each step waits for the one whose result it reads.
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
     TMULS(tx, tx, alpha);
+    pipe_barrier(PIPE_V);
     TADD(ty, ty, tx);
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
     TSTORE(y_block, ty);
+    // The next rows load into tx and ty once the store and the vector pipe are done with them.
+    set_flag(PIPE_MTE3, PIPE_MTE2, EVENT_ID0);
+    wait_flag(PIPE_MTE3, PIPE_MTE2, EVENT_ID0);
   }
 }
 

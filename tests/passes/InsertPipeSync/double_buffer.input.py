@@ -1,0 +1,15 @@
+# pypto.program: double_buffer
+import pypto.language as pl
+
+@pl.program
+class double_buffer:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, x: pl.Tensor[[64, 64], pl.FP32], out: pl.Out[pl.Tensor[[64, 64], pl.FP16]]) -> pl.Tensor[[64, 64], pl.FP16]:
+        base_vec_0: pl.Ptr[pl.Mem.Vec] = pl.tile.alloc(4096, memory_space=pl.Mem.Vec)
+        base_vec_1: pl.Ptr[pl.Mem.Vec] = pl.tile.alloc(2048, memory_space=pl.Mem.Vec)
+        for i, (acc,) in pl.range(0, 64, 16, init_values=(out,)):
+            t: pl.Tile[[16, 64], pl.FP32, pl.MemRef("mem_vec_0", 0, 4096, pl.Mem.Vec, base=base_vec_0), pl.Mem.Vec] = pl.tile.load(x, [i, 0], [16, 64], target_memory=pl.Mem.Vec)
+            u: pl.Tile[[16, 64], pl.FP16, pl.MemRef("mem_vec_1", 4096, 2048, pl.Mem.Vec, base=base_vec_1), pl.Mem.Vec] = pl.tile.cast(t, target_type=pl.FP16)
+            acc_1: pl.Tensor[[64, 64], pl.FP16] = pl.tile.store(u, [i, 0], acc)
+            acc_2: pl.Tensor[[64, 64], pl.FP16] = pl.yield_(acc_1)
+        return acc_2

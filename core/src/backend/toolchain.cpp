@@ -110,6 +110,8 @@ jit::CompileOptions KernelCompileOptions(const Artifact& kernel, const BuildOpti
   }
   options.defines = {"kernel_entry=" + KernelSymbol(kernel.function) + "_entry"};
   if (build.check_nan) options.defines.push_back("PTO_CHECK_NAN=1");
+  // The hazard reports are compiled in only where they are asked for (pypto/isa/hazard.h).
+  if (build.check_pipe_hazards) options.defines.push_back("PTO_CHECK_PIPE_HAZARDS=1");
   // Lets TSQRT and friends vectorize; results stay IEEE (no -ffast-math).
   // Clang vectorizes for 256-bit registers even where AVX-512 has 512-bit
   // ones; tile loops are long and aligned, so the wide ones pay.

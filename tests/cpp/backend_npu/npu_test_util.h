@@ -135,7 +135,8 @@ class CompiledKernel {
     options.freestanding = true;
     options.include_dirs = {std::string(PYPTO_TEST_SOURCE_DIR) + "/sdk/include",
                             std::string(PYPTO_TEST_SOURCE_DIR) + "/core/include"};
-    options.defines = {"kernel_entry=" + symbol + "_entry"};
+    // RunOnce checks the pipe synchronization of what it runs.
+    options.defines = {"kernel_entry=" + symbol + "_entry", "PTO_CHECK_PIPE_HAZARDS=1"};
     options.extra_flags = {"-fno-math-errno"};
     backend::Artifact artifact{options.name, backend::ArtifactKind::kKernelSource, std::nullopt, function, source};
     jit::CxxCompiler compiler(std::nullopt);

@@ -64,9 +64,10 @@ struct BuildOptions {
   // Simulator only: every tile instruction checks its result for NaN and the
   // first one found is a kernel fault (kernels compiled with PTO_CHECK_NAN).
   bool check_nan = false;
-  // Simulator only: the runs check every kernel's pipe synchronization
-  // (pypto/backend/pipe_hazards.h); a missing event is a kernel fault. The
-  // kernels compile the same either way.
+  // Simulator only: kernels compiled with PTO_CHECK_PIPE_HAZARDS report
+  // their pipes and accesses, and the runs check every kernel's pipe
+  // synchronization (pypto/backend/pipe_hazards.h); a missing event is a
+  // kernel fault.
   bool check_pipe_hazards = false;
   // Further #include folders of a kernel, by the function it was generated
   // from: an external kernel's include_dirs= (absolute paths). They follow the

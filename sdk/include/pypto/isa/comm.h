@@ -36,14 +36,6 @@ inline bool ContiguousRows(const GT& gt, const char* instruction) {
                "row-major region", instruction);
 }
 
-// A peer's window is another rank's memory: no pipe of this core orders it, so
-// the hazard checker sees only the tile side of a remote transfer.
-inline MemAccess PeerWindow() {
-  MemAccess a;
-  a.space = kGlobalMemory;
-  return a;
-}
-
 // The window address a comm context (pld.get_comm_ctx(window)) holds.
 inline const void* ContextAddress(int64_t ctx) {
   return reinterpret_cast<const void*>(static_cast<__INTPTR_TYPE__>(ctx));
@@ -90,7 +82,8 @@ inline void TREMOTE_LOAD(TileT& tile, const GT& gt, int32_t peer) {
   });
   if (!ok) return;
   detail::Finish(tile, "TREMOTE_LOAD");
-  detail::CountLoad("TREMOTE_LOAD", tile, valid_rows * cols, comm_detail::PeerWindow());
+  // The window is another rank's memory, which no pipe of this core orders: only the tile is checked.
+  detail::CountLoad("TREMOTE_LOAD", tile, valid_rows * cols, gt, 0, 0);
 }
 
 // rank peer's window region = tile (or += tile with atomic add; dtype: the pypto DataType code).
@@ -111,8 +104,9 @@ inline void TREMOTE_STORE(GT& gt, const TileT& tile, int32_t peer, int32_t atomi
                        cols * static_cast<int64_t>(sizeof(T)), dtype, atomic),
         "TREMOTE_STORE");
   });
+  // The window is another rank's memory, which no pipe of this core orders: only the tile is checked.
   detail::CountStore("TREMOTE_STORE", tile, valid_rows * cols, valid_rows * cols * static_cast<int64_t>(sizeof(T)),
-                     comm_detail::PeerWindow());
+                     gt, 0, 0);
 }
 
 // rank peer's window region dst = (or +=) local region src, global memory to global memory (pld.tensor.put).

@@ -12,14 +12,22 @@
 // ordering the flags give and reports an access that nothing orders after a
 // conflicting access on another pipe as a fault naming both instructions.
 //
-// The instructions report to the checker only while the core has one
-// (SimCore::hazards): one pointer test otherwise.
+// The reports are compiled in only with PTO_CHECK_PIPE_HAZARDS (what
+// RunConfig(check_pipe_hazards=True) builds kernels with), so that other
+// kernels pay nothing, in compile time or run time; with it, they are made
+// while the core has a checker (SimCore::hazards).
 #pragma once
 
 #include "pypto/isa/perf_model.h"
 #include "pypto/isa/sim_core.h"
 
 namespace pto {
+
+#if defined(PTO_CHECK_PIPE_HAZARDS)
+inline constexpr bool kCheckPipeHazards = true;
+#else
+inline constexpr bool kCheckPipeHazards = false;
+#endif
 
 // The ISA's pipe numbers (pipe_t in sync.h), which the checker uses throughout.
 inline constexpr int32_t kHazardPipeS = 0;
@@ -82,6 +90,7 @@ namespace detail {
 
 // The checker of the calling thread's core, or null (the common case).
 inline SimCore* HazardCore() {
+  if constexpr (!kCheckPipeHazards) return nullptr;
   SimCore* core = pypto_sim_current_core();
   return core != nullptr && core->hazards != nullptr ? core : nullptr;
 }

@@ -199,27 +199,32 @@ inline int64_t ValidElements(const TileT& t) {
   return static_cast<int64_t>(t.GetValidRow()) * t.GetValidCol();
 }
 
-inline bool Observed(const SimCore* core) { return core != nullptr && (core->perf != nullptr || core->hazards != nullptr); }
+inline bool Observed(const SimCore* core) {
+  if constexpr (kCheckPipeHazards) return core != nullptr && (core->perf != nullptr || core->hazards != nullptr);
+  return core != nullptr && core->perf != nullptr;
+}
 
 // One instruction on `pipe` for the hazard checker: its on-chip operands'
 // footprints and, where it moves one, a global-memory window.
 inline void CheckHazards(SimCore* core, const char* name, Pipe pipe, const Operand* reads, int num_reads,
                          const Operand* writes, int num_writes, const MemAccess* global = nullptr) {
-  if (core->hazards == nullptr) return;
-  MemAccess accesses[8];
-  int n = 0;
-  auto add = [&](const Operand& o, bool write) {
-    if (o.space == kGlobalMemory || o.footprint == 0 || n == 8) return;
-    MemAccess& a = accesses[n++];
-    a.space = o.space;
-    a.write = write ? 1 : 0;
-    a.base = o.addr;
-    a.width = o.footprint;
-  };
-  for (int i = 0; i < num_reads; ++i) add(reads[i], false);
-  for (int i = 0; i < num_writes; ++i) add(writes[i], true);
-  if (global != nullptr && n < 8) accesses[n++] = *global;
-  core->hazards->Access(*core, name, HazardPipeOf(pipe), accesses, n);
+  if constexpr (kCheckPipeHazards) {
+    if (core->hazards == nullptr) return;
+    MemAccess accesses[8];
+    int n = 0;
+    auto add = [&](const Operand& o, bool write) {
+      if (o.space == kGlobalMemory || o.footprint == 0 || n == 8) return;
+      MemAccess& a = accesses[n++];
+      a.space = o.space;
+      a.write = write ? 1 : 0;
+      a.base = o.addr;
+      a.width = o.footprint;
+    };
+    for (int i = 0; i < num_reads; ++i) add(reads[i], false);
+    for (int i = 0; i < num_writes; ++i) add(writes[i], true);
+    if (global != nullptr && n < 8) accesses[n++] = *global;
+    core->hazards->Access(*core, name, HazardPipeOf(pipe), accesses, n);
+  }
 }
 
 // A vector instruction writing `dst_elements` of dst and reading `reads`:
@@ -265,25 +270,32 @@ inline void CountMove(const char* name, const D& dst, const S& src, int64_t elem
 
 // Global memory -> tile (MTE2) and tile -> global memory (MTE3 from Vec and
 // Mat, FIX from Acc); `global` is the window in global memory.
-template <typename TileT>
-inline void CountLoad(const char* name, const TileT& tile, int64_t elements, const MemAccess& global) {
+template <typename TileT, typename GT>
+inline void CountLoad(const char* name, const TileT& tile, int64_t elements, const GT& global, int64_t rows,
+                      int64_t cols) {
   if (!Observed(tile.core)) return;
   const Operand out = TileOperand(tile, elements);
   const Operand in = GlobalOperand(static_cast<int64_t>(out.bytes));
-  CheckHazards(tile.core, name, Pipe::MTE2, &in, 1, &out, 1, &global);
+  if constexpr (kCheckPipeHazards) {
+    const MemAccess window = tile.core->hazards != nullptr ? GlobalAccess(global, rows, cols, false) : MemAccess{};
+    CheckHazards(tile.core, name, Pipe::MTE2, &in, 1, &out, 1, &window);
+  }
   PerfModel* model = tile.core->perf;
   if (model == nullptr) return;
   model->Issue(Pipe::MTE2, model->WorkCycles(Pipe::MTE2, static_cast<double>(out.bytes)), &in, 1, &out, 1);
 }
 
-template <typename TileT>
-inline void CountStore(const char* name, const TileT& tile, int64_t elements, int64_t global_bytes,
-                       const MemAccess& global) {
+template <typename TileT, typename GT>
+inline void CountStore(const char* name, const TileT& tile, int64_t elements, int64_t global_bytes, const GT& global,
+                       int64_t rows, int64_t cols) {
   if (!Observed(tile.core)) return;
   constexpr Pipe pipe = TileT::Loc == TileType::Acc ? Pipe::FIX : Pipe::MTE3;
   const Operand in = TileOperand(tile, elements);
   const Operand out = GlobalOperand(global_bytes);
-  CheckHazards(tile.core, name, pipe, &in, 1, &out, 1, &global);
+  if constexpr (kCheckPipeHazards) {
+    const MemAccess window = tile.core->hazards != nullptr ? GlobalAccess(global, rows, cols, true) : MemAccess{};
+    CheckHazards(tile.core, name, pipe, &in, 1, &out, 1, &window);
+  }
   PerfModel* model = tile.core->perf;
   if (model == nullptr) return;
   model->Issue(pipe, model->WorkCycles(pipe, static_cast<double>(in.bytes)), &in, 1, &out, 1);
@@ -1116,7 +1128,7 @@ inline void TLOAD(TileT& tile, const GT& gt) {
     }
   }
   detail::Finish(tile, "TLOAD");
-  detail::CountLoad("TLOAD", tile, static_cast<int64_t>(rows) * cols, detail::GlobalAccess(gt, rows, cols, false));
+  detail::CountLoad("TLOAD", tile, static_cast<int64_t>(rows) * cols, gt, rows, cols);
 }
 
 // The global tensor's 2-D view [0, vr) x [0, vc) = tile[valid region],
@@ -1144,7 +1156,7 @@ inline void TSTORE(GT& gt, const TileT& tile) {
     for (int c = 0; c < cols; ++c) row[c * cs] = detail::Convert<G>(tile.At(r, c), RoundMode::CAST_RINT);
   }
   detail::CountStore("TSTORE", tile, static_cast<int64_t>(rows) * cols, static_cast<int64_t>(rows) * cols * sizeof(G),
-                     detail::GlobalAccess(gt, rows, cols, true));
+                     gt, rows, cols);
 }
 
 // Copy between tiles of any spaces (Mat -> Left/Right, Acc -> Vec, Vec -> Vec,

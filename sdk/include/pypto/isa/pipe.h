@@ -117,7 +117,7 @@ inline PipeCost CostOf(const TileT& tile, bool push) {
 // pipe that moves it.
 template <typename TileT>
 inline void RecordTransfer(const TileT& tile, bool push, const char* instruction) {
-  if (tile.core == nullptr || tile.core->hazards == nullptr) return;
+  if (!kCheckPipeHazards || tile.core == nullptr || tile.core->hazards == nullptr) return;
   const MemAccess access = detail::TileAccess(tile, !push);
   tile.core->hazards->Access(*tile.core, instruction, HazardPipeOf(static_cast<Pipe>(CostOf(tile, push).pipe)),
                              &access, 1);

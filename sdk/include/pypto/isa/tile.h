@@ -142,7 +142,7 @@ struct Tile {
       if (at != nullptr) at->Raise(FaultKind::ShapeMismatch, name, Loc, static_cast<int64_t>(offset) + 1, kSize);
       return false;
     }
-    if (at != nullptr && at->hazards != nullptr) {
+    if (kCheckPipeHazards && at != nullptr && at->hazards != nullptr) {
       MemAccess a;
       a.space = static_cast<int32_t>(Space);
       a.write = write ? 1 : 0;

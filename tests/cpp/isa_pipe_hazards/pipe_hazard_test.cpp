@@ -1,10 +1,13 @@
-// The pipe-hazard checker: accesses that no event orders after a conflicting
-// access on another pipe, and events used wrongly, are faults naming both
-// instructions; correctly synchronized code passes.
+// The pipe-hazard checker (instructions built with PTO_CHECK_PIPE_HAZARDS):
+// accesses that no event orders after a conflicting access on another pipe,
+// and events used wrongly, are faults naming both instructions; correctly
+// synchronized code passes.
 #include <string>
 
-#include "isa_test_util.h"
+#include "isa/isa_test_util.h"
 #include "pypto/backend/pipe_hazards.h"
+
+PYPTO_ISA_DEFINE_CURRENT_CORE()
 
 namespace pypto::isa_test {
 namespace {

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 from dataclasses import dataclass
 
 import pytest
@@ -51,15 +52,23 @@ def unlisted(skips: list[Skip], allowed: tuple[Allowed, ...] = ALLOWED) -> list[
             if not any(fnmatch.fnmatchcase(s.nodeid, a.nodeid) and a.reason in s.reason for a in allowed)]
 
 
+def without_xdist_group(nodeid: str) -> str:
+    """The node id without the `@group` that pytest-xdist's loadgroup appends, so ALLOWED names tests, not groups."""
+    return _XDIST_GROUP.sub("", nodeid)
+
+
+_XDIST_GROUP = re.compile(r"@[\w.-]+$")
+
+
 def skip_of(report: pytest.TestReport | pytest.CollectReport) -> Skip | None:
     """The skip or xfail a report records, if it records one (a module that skips itself: a skipped collection)."""
     if hasattr(report, "wasxfail"):
         if report.skipped:  # an expected failure that failed: "xfailed"
-            return Skip(report.nodeid, "xfailed", report.wasxfail)
+            return Skip(without_xdist_group(report.nodeid), "xfailed", report.wasxfail)
         return None  # xpassed: a strict xfail fails by itself
     if report.skipped:
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
-        return Skip(report.nodeid, "skipped", reason.removeprefix("Skipped: "))
+        return Skip(without_xdist_group(report.nodeid), "skipped", reason.removeprefix("Skipped: "))
     return None
 
 

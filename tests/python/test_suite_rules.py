@@ -39,7 +39,7 @@ SUITE = {
 
         def pytest_configure(config):
             if not hasattr(config, "workerinput"):
-                allowed = (Allowed("test_listed.py::*", "no checkout", "a listed reason"),)
+                allowed = (Allowed("test_listed.py::test_listed", "no checkout", "a listed reason"),)
                 config.pluginmanager.register(skip_policy.SkipPolicy(allowed), "pypto-skip-policy")
         """,
     "test_runs.py": """
@@ -49,6 +49,7 @@ SUITE = {
     "test_listed.py": """
         import pytest
 
+        @pytest.mark.xdist_group("checkout")  # under loadgroup its node id ends in @checkout
         def test_listed():
             pytest.skip("no checkout of the vendor's headers")
         """,
@@ -106,7 +107,8 @@ def test_unlisted_skips_fail_the_run_in_ci(tmp_path, options):
     assert "3 test(s) skipped or xfailed with CI=true" in offenders
 
 
-@pytest.mark.parametrize("options", [(), ("-n", "2")], ids=["one process", "xdist"])
+@pytest.mark.parametrize("options", [(), ("-n", "2"), ("-n", "2", "--dist", "loadgroup")],
+                         ids=["one process", "xdist", "xdist loadgroup"])
 def test_listed_skips_pass_in_ci(tmp_path, options):
     done = run_suite(tmp_path / "suite", SUITE, "true", *options)
     assert done.returncode == 0, done.stdout + done.stderr

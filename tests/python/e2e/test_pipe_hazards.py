@@ -128,7 +128,10 @@ def test_kernels_of_a_pipeline_without_insert_pipe_sync_race_and_the_check_says_
 
 
 def test_the_default_pipeline_double_buffers_the_same_loop_hazard_free():
-    x, out = torch.randn(64, 64), torch.zeros(64, 64, dtype=torch.float16)
+    # Whole numbers whose squares fp16 holds exactly: pl.cast rounds half away from zero (CAST_ROUND) and
+    # Tensor.half() half to even, so random reals would tie differently in about one run in two.
+    x = torch.randint(-32, 33, (64, 64)).float()
+    out = torch.zeros(64, 64, dtype=torch.float16)
     scale_rows(x, out, config=RunConfig(check_pipe_hazards=True))
     torch.testing.assert_close(out, (x * x).half(), rtol=0, atol=0)
     kernel = scale_rows.compile(x, out, config=RunConfig(check_pipe_hazards=True)).kernel_files[0].read_text()

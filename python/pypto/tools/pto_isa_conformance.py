@@ -63,6 +63,9 @@ CORE_TYPES = ("AIC", "AIV")
 # even when the template is never instantiated (P2593), made dependent on the template's parameter.
 GCC12_PATCHES = (("pto/cpu/TReduceIdx.hpp", 'static_assert(false, "Unsupported element cmp.")',
                   'static_assert(sizeof(DType) == 0, "Unsupported element cmp.")'),)
+# What libstdc++ before GCC 13 lacks and pto-isa's CPU simulation relies on, force-included into its kernels
+# where the compiler's C++ library lacks it.
+GCC12_FLOAT16_LIMITS = Path(__file__).with_name("pto_isa_float16_limits.h")
 SUITE_TIMEOUT_S = 900
 REPLAY_TIMEOUT_S = 300
 COMPILE_TIMEOUT_S = 300
@@ -345,10 +348,25 @@ def scratch_pto_isa(root: Path, cache: Path, cxx: str) -> tuple[Path, list[str]]
     return out / "include", applied
 
 
+def lacks_float16_limits(cxx: str) -> bool:
+    """Whether cxx's C++ library has no std::numeric_limits<_Float16> (libstdc++ before 13, with g++ or clang++)."""
+    probe = "#include <limits>\nstatic_assert(std::numeric_limits<_Float16>::is_specialized);\n"
+    try:
+        done = subprocess.run([cxx, "-std=c++20", "-fsyntax-only", "-x", "c++", "-"], input=probe, capture_output=True,
+                              text=True, timeout=COMPILE_TIMEOUT_S)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode != 0
+
+
 def real_target(root: Path, cache: Path, cxx: str, cxxflags: list[str]) -> tuple[IsaTarget, list[str]]:
     include, applied = scratch_pto_isa(root, cache, cxx)
     abi = abi_include_dir(cache)
     kernel_flags = ["-std=c++20", "-O1", "-D__CPU_SIM", "-include", "cstdint", *cxxflags]
+    if lacks_float16_limits(cxx):
+        kernel_flags[4:4] = ["-include", str(GCC12_FLOAT16_LIMITS)]
+        applied.append(f"std::numeric_limits<_Float16> (which {cxx}'s C++ library lacks) from "
+                       f"{GCC12_FLOAT16_LIMITS.name}")
     return IsaTarget("pto-isa", [include, abi], kernel_flags, ["-std=c++20", "-O1"],
                      f"{include.parent.name}|{_compiler_identity(cxx)}", True), applied
 

@@ -7,6 +7,7 @@ import io
 import os
 import shutil
 import struct
+import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -134,3 +135,19 @@ def test_the_kernels_compile_and_match_against_the_real_pto_isa(self_run, cache,
     for line in EXPECTED_PASSES:
         assert line in text.splitlines(), text
     assert text.splitlines()[-1] == "3 passed, 0 failed"
+
+
+def test_where_the_cxx_library_lacks_half_limits_the_forced_header_gives_them(tmp_path):
+    """pto-isa pads a half tile's PadValue::Max with numeric_limits<_Float16>::infinity(): 0 without the header."""
+    cxx = os.environ.get("CXX", "g++")
+    program = tmp_path / "limits.cpp"
+    program.write_text("#include <cstdio>\n#include <limits>\nint main() {\n"
+                       "  using L = std::numeric_limits<_Float16>;\n"
+                       "  std::printf(\"%d %g %g %g\\n\", L::has_infinity, (double)L::infinity(), (double)L::max(),"
+                       " (double)L::lowest());\n}\n")
+    flags = ["-include", str(conformance.GCC12_FLOAT16_LIMITS)] if conformance.lacks_float16_limits(cxx) else []
+    built = subprocess.run([cxx, "-std=c++20", *flags, str(program), "-o", str(tmp_path / "limits")],
+                           capture_output=True, text=True)
+    assert built.returncode == 0, built.stderr
+    ran = subprocess.run([str(tmp_path / "limits")], capture_output=True, text=True, check=True)
+    assert ran.stdout.split() == ["1", "inf", "65504", "-65504"]

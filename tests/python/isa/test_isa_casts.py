@@ -91,7 +91,7 @@ def test_nearest_even_casts_match_torch_bit_for_bit(driver, tmp_path, mode):
     assert np.array_equal(back_b[ok].view(np.uint32), want_back_b[ok].view(np.uint32))
 
 
-@pytest.mark.parametrize("mode", ["rint", "round", "floor", "ceil", "trunc", "odd"])
+@pytest.mark.parametrize("mode", ["none", "rint", "round", "floor", "ceil", "trunc", "odd"])
 def test_float_to_int32_rounds_by_mode(driver, tmp_path, mode):
     rng = np.random.default_rng(3)
     halves = np.arange(-400, 400) / 2.0
@@ -102,11 +102,12 @@ def test_float_to_int32_rounds_by_mode(driver, tmp_path, mode):
         r = torch.round(x)  # torch.round rounds half to even
     elif mode == "round":
         r = torch.sign(x) * torch.floor(torch.abs(x) + 0.5)
-    elif mode == "odd":
-        t = torch.trunc(x)
-        r = torch.where((t == x) | (torch.remainder(t, 2) != 0), t, t + torch.sign(x))
-    else:
-        r = getattr(torch, mode)(x)
+    elif mode == "odd":  # nearest, a tie to the odd neighbour
+        low = torch.floor(x)
+        tie_up = torch.remainder(low, 2) == 0
+        r = torch.where(x - low > 0.5, low + 1, torch.where(x - low < 0.5, low, torch.where(tie_up, low + 1, low)))
+    else:  # none: the plain C++ conversion, toward zero
+        r = torch.trunc(x) if mode == "none" else getattr(torch, mode)(x)
     r = torch.nan_to_num(r, nan=0.0).clamp(-2 ** 31, 2 ** 31 - 1)
     want = r.to(torch.int64).numpy().astype(np.int32)
     assert mismatches(got, want, values) == []

@@ -34,7 +34,8 @@ namespace pypto::pass {
   X(MatmulsFitL0, "every tile matmul's operands and result fit Left, Right and Acc")              \
   X(PipelineLoopsLowered, "no pl.pipeline loops remain")                                           \
   X(TaskDependenciesDerived, "kernel calls carry the task dependencies the compiler could prove")                \
-  X(PipesSynchronized, "kernels order their pipes with set_flag / wait_flag events where instructions share memory")
+  X(PipesSynchronized, "kernels order their pipes with set_flag / wait_flag events where instructions share memory") \
+  X(ScratchTilesMaterialized, "every tile op whose ISA instruction needs a scratch tile has one")
 
 enum class IRProperty {
 #define PYPTO_X(name, doc) name,

@@ -835,19 +835,22 @@ inline void ColArgReduce(const char* name, D& dst, const S& src) {
   CountVector(name, dst, cols, TileOperand(src, rows * cols));
 }
 
-// Round a float to an integer-valued float by mode.
+// Round a float to an integer-valued float by mode, as pto-isa's TCVT does
+// on its way to an integer: CAST_NONE truncates (the plain C++ conversion),
+// CAST_ODD rounds to the nearest integer with ties to the odd one.
 inline double RoundToIntegral(double x, RoundMode mode) {
   switch (mode) {
-    case RoundMode::CAST_NONE:
+    case RoundMode::CAST_NONE: return __builtin_trunc(x);
     case RoundMode::CAST_RINT: return __builtin_rint(x);
     case RoundMode::CAST_ROUND: return __builtin_round(x);
     case RoundMode::CAST_FLOOR: return __builtin_floor(x);
     case RoundMode::CAST_CEIL: return __builtin_ceil(x);
     case RoundMode::CAST_TRUNC: return __builtin_trunc(x);
     case RoundMode::CAST_ODD: {
-      double t = __builtin_trunc(x);
-      if (t == x || __builtin_fmod(t, 2.0) != 0.0) return t;
-      return x > 0 ? t + 1.0 : t - 1.0;
+      double below = __builtin_floor(x);
+      double fraction = x - below;
+      if (fraction != 0.5) return fraction > 0.5 ? below + 1.0 : below;
+      return __builtin_fmod(below, 2.0) != 0.0 ? below : below + 1.0;
     }
   }
   return x;
@@ -1233,13 +1236,6 @@ inline void TCONCAT(D& dst, const S0& src0, const S1& src1) {
 
 // ---------------------------------------------------------------------------
 // Ordering
-// ---------------------------------------------------------------------------
-// system.fence: this core's global-memory accesses before it are visible to
-// other threads (the simulated peers) before any after it. Simulated cores
-// are threads, so a sequentially consistent fence orders a kernel's window
-// writes before its notify and its reads after a wait. A builtin, so that
-// the header stays freestanding.
-inline void TFENCE() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 
 // ---------------------------------------------------------------------------
 // Element-wise, tile op tile
@@ -1473,6 +1469,17 @@ PTO_ROW_REDUCTION(TROWMIN, Min)
 PTO_ROW_REDUCTION(TROWPROD, Prod)
 #undef PTO_ROW_REDUCTION
 
+// TCOLSUM's isBinary picks the chip's summation order (a binary tree over the
+// scratch tile); the result is the same column sum either way.
+template <typename D, typename S>
+inline void TCOLSUM(D& dst, const S& src) {
+  detail::ColReduce<detail::Reduce::Sum>("TCOLSUM", dst, src);
+}
+template <typename D, typename S, typename Tmp>
+inline void TCOLSUM(D& dst, const S& src, Tmp&, bool /*isBinary*/) {
+  detail::ColReduce<detail::Reduce::Sum>("TCOLSUM", dst, src);
+}
+
 #define PTO_COL_REDUCTION(NAME, OP)                                          \
   template <typename D, typename S>                                          \
   inline void NAME(D& dst, const S& src) {                     \
@@ -1482,7 +1489,6 @@ PTO_ROW_REDUCTION(TROWPROD, Prod)
   inline void NAME(D& dst, const S& src, Tmp&) {               \
     detail::ColReduce<detail::Reduce::OP>(#NAME, dst, src);             \
   }
-PTO_COL_REDUCTION(TCOLSUM, Sum)
 PTO_COL_REDUCTION(TCOLMAX, Max)
 PTO_COL_REDUCTION(TCOLMIN, Min)
 PTO_COL_REDUCTION(TCOLPROD, Prod)
@@ -1565,10 +1571,14 @@ inline void TCVT(D& dst, const S& src, RoundMode mode = RoundMode::CAST_RINT) {
   using T = typename D::DType;
   T* d = dst.data_;
   const auto* x = src.data_;
-  if (mode == RoundMode::CAST_NONE || mode == RoundMode::CAST_RINT) {
-    // The common case with the mode as a constant, so that the loop vectorizes.
+  // The common cases with the mode as a constant, so that the loop vectorizes.
+  if (mode == RoundMode::CAST_RINT) {
     detail::ForEach<D::kRowMajor>(rows, cols, [&](int r, int c) {
       d[D::Index(r, c)] = detail::Convert<T>(x[S::Index(r, c)], RoundMode::CAST_RINT);
+    });
+  } else if (mode == RoundMode::CAST_NONE) {
+    detail::ForEach<D::kRowMajor>(rows, cols, [&](int r, int c) {
+      d[D::Index(r, c)] = detail::Convert<T>(x[S::Index(r, c)], RoundMode::CAST_NONE);
     });
   } else {
     detail::ForEach<D::kRowMajor>(

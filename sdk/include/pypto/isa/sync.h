@@ -51,3 +51,15 @@ inline void pipe_barrier(pipe_t pipe) {
     core->hazards->Sync(*core, pto::HazardSync::Barrier, pipe, pipe, 0);
   }
 }
+
+// The ISA's data synchronization barrier: this core's memory accesses before
+// it complete before any after it (DSB_DDR: global memory). system.fence
+// lowers to dsb(DSB_DDR). Simulated cores are threads, so a sequentially
+// consistent fence orders a kernel's window writes before its notify and its
+// reads after a wait, as the barrier does between the chip's cores. A builtin,
+// so that the header stays freestanding.
+using mem_dsb_t = int;
+inline constexpr mem_dsb_t DSB_ALL = 0;
+inline constexpr mem_dsb_t DSB_DDR = 1;
+inline constexpr mem_dsb_t DSB_UB = 2;
+inline void dsb(mem_dsb_t) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }

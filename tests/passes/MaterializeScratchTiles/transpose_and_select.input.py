@@ -1,0 +1,15 @@
+# pypto.program: scratch
+import pypto.language as pl
+
+@pl.program
+class scratch:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, x: pl.Tensor[[16, 32], pl.FP32], y: pl.Tensor[[16, 32], pl.FP32], out: pl.Out[pl.Tensor[[32, 16], pl.FP32]], picked: pl.Out[pl.Tensor[[16, 32], pl.FP32]]) -> tuple[pl.Tensor[[32, 16], pl.FP32], pl.Tensor[[16, 32], pl.FP32]]:
+        a: pl.Tile[[16, 32], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 32], target_memory=pl.Mem.Vec)
+        b: pl.Tile[[16, 32], pl.FP32, pl.Mem.Vec] = pl.tile.load(y, [0, 0], [16, 32], target_memory=pl.Mem.Vec)
+        t: pl.Tile[[32, 16], pl.FP32, pl.Mem.Vec] = pl.tile.transpose(a, 0, 1)
+        mask: pl.Tile[[16, 32], pl.BOOL, pl.Mem.Vec] = pl.tile.cmp(a, b, cmp_type=2)
+        s: pl.Tile[[16, 32], pl.FP32, pl.Mem.Vec] = pl.tile.sel(mask, a, b)
+        r: pl.Tensor[[32, 16], pl.FP32] = pl.tile.store(t, [0, 0], out)
+        r2: pl.Tensor[[16, 32], pl.FP32] = pl.tile.store(s, [0, 0], picked)
+        return r, r2

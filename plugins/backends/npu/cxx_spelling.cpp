@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include "pypto/support/strings.h"
 
 namespace pypto::npu {
@@ -240,6 +241,19 @@ TileSpellingResult SpellTile(const ir::TileType& type, std::optional<ir::PadValu
                   BLayoutName(blayout) + ", " + vr + ", " + vc + ", SLayout::" + SLayoutName(slayout) + ", " +
                   std::to_string(fractal) + ", PadValue::" + PadName(pad) + ">";
   return {spelling, ""};
+}
+
+std::optional<ir::Ref<ir::TileType>> ColumnAsRow(const ir::TileType& type) {
+  if (type.rank() != 2 || type.memory_space != MemorySpace::Vec) return std::nullopt;
+  auto shape = ir::StaticShape(type.shape);
+  SpaceLayout defaults = DefaultLayout(MemorySpace::Vec);
+  if (!shape || (*shape)[1] != 1 || (*shape)[0] <= 1 || !IsPlainLayout(type, defaults)) return std::nullopt;
+  if (type.dtype.StorageBytes((*shape)[0]) % 32 != 0) return std::nullopt;
+  auto row = std::make_shared<ir::TileType>(type);
+  row->shape = {ir::Int(1), type.shape[0]};
+  if (!type.valid_shape.empty()) row->valid_shape = {ir::Int(1), type.valid_shape[0]};
+  row->blayout = ir::TileLayout::RowMajor;
+  return row;
 }
 
 }  // namespace pypto::npu

@@ -60,4 +60,11 @@ struct TileSpellingResult {
 };
 TileSpellingResult SpellTile(const ir::TileType& type, std::optional<ir::PadValue> pad_override = std::nullopt);
 
+// A plain Vec column vector [M, 1] (M > 1), which SpellTile makes column-major,
+// as the [1, M] row-major tile over the same bytes: the ISA's tile-scalar
+// instructions take row-major tiles only. Empty for any other tile, and for a
+// column whose M elements are not whole 32-byte blocks (no row-major tile has
+// such a row).
+std::optional<ir::Ref<ir::TileType>> ColumnAsRow(const ir::TileType& type);
+
 }  // namespace pypto::npu

@@ -425,16 +425,29 @@ std::string KernelWriter::DeclareTile(const VarPtr& var, const Span& span, std::
 
 std::string KernelWriter::DeclareTileAs(const VarPtr& var, const Ref<TileType>& type, const Span& span,
                                         std::optional<PadValue> pad, const std::string& note, const std::string& op) {
-  TileSpellingResult spelled = SpellTile(*type, pad);
-  if (!spelled.spelling) FailAt(op, "tile '" + var->name_hint + "': " + spelled.problem, span);
-  const MemRefPtr& memref = type->memref;
+  TileInfo info = DeclareStorage(var->name_hint, *type, span, pad, note, op);
+  tiles_[var.get()] = info;
+  return info.name;
+}
+
+std::string KernelWriter::DeclareAlias(const std::string& hint, const TileType& type, const Span& span,
+                                       const std::string& note, const std::string& op) {
+  return DeclareStorage(hint, type, span, std::nullopt, note, op).name;
+}
+
+KernelWriter::TileInfo KernelWriter::DeclareStorage(const std::string& hint, const TileType& type, const Span& span,
+                                                    std::optional<PadValue> pad, const std::string& note,
+                                                    const std::string& op) {
+  TileSpellingResult spelled = SpellTile(type, pad);
+  if (!spelled.spelling) FailAt(op, "tile '" + hint + "': " + spelled.problem, span);
+  const MemRefPtr& memref = type.memref;
   auto address = memref ? AsConstInt(memref->byte_offset) : std::nullopt;
   if (!address) {
-    FailAt(op, "tile '" + var->name_hint + "' has no planned address; the npu backend needs tiles with memory "
+    FailAt(op, "tile '" + hint + "' has no planned address; the npu backend needs tiles with memory "
                    "spaces and allocated addresses (run InitMemRef, MemoryReuse and AllocateMemoryAddr)", span);
   }
   const TileSpelling& s = *spelled.spelling;
-  std::string name = names_.Fresh(var->name_hint);
+  std::string name = names_.Fresh(hint);
   std::string ctor;
   if (s.dynamic_valid) {
     ctor = "(" + ScalarAs(s.valid_rows, DataType::INT32) + ", " + ScalarAs(s.valid_cols, DataType::INT32) + ")";
@@ -442,8 +455,7 @@ std::string KernelWriter::DeclareTileAs(const VarPtr& var, const Ref<TileType>& 
   Line(s.type + " " + name + ctor + ";");
   MarkLine(span);
   Line("TASSIGN(" + name + ", " + Hex(*address) + ");" + (note.empty() ? "" : "  // " + note));
-  tiles_[var.get()] = TileInfo{name, memref->memory_space, *address, s.dynamic_valid};
-  return name;
+  return TileInfo{name, memref->memory_space, *address, s.dynamic_valid};
 }
 
 std::string KernelWriter::DeclareResult(const OpSite& site, std::optional<PadValue> pad, const std::string& note) {

@@ -44,6 +44,10 @@ class KernelWriter {
   // Declares the site's result tile at its planned address; returns its name.
   std::string DeclareResult(const OpSite& site, std::optional<ir::PadValue> pad = std::nullopt,
                             const std::string& note = "");
+  // One more C++ tile of `type` over a tile's bytes (type.memref), for an
+  // instruction that needs another spelling of the same storage.
+  std::string DeclareAlias(const std::string& hint, const ir::TileType& type, const Span& span,
+                           const std::string& note, const std::string& op);
   // A scalar operand in `dtype` (literals are spelled in it, others cast).
   std::string ScalarAs(const ir::ExprPtr& e, ir::DataType dtype);
   std::string Scalar(const ir::ExprPtr& e);
@@ -109,6 +113,9 @@ class KernelWriter {
 
   std::string DeclareTile(const ir::VarPtr& var, const Span& span, std::optional<ir::PadValue> pad,
                           const std::string& note, const std::string& op);
+  // A C++ tile of `type` assigned to its planned address.
+  TileInfo DeclareStorage(const std::string& hint, const ir::TileType& type, const Span& span,
+                             std::optional<ir::PadValue> pad, const std::string& note, const std::string& op);
   // DeclareTile with the C++ tile spelled from `type` instead of the variable's own type.
   std::string DeclareTileAs(const ir::VarPtr& var, const ir::Ref<ir::TileType>& type, const Span& span,
                             std::optional<ir::PadValue> pad, const std::string& note, const std::string& op);

@@ -45,12 +45,29 @@ OpEmitter TileForm(std::string name, std::vector<size_t> tiles, bool same_shape 
   };
 }
 
-// dst = NAME(tile, scalar[, tmp])
+bool IsColumnVector(const ExprPtr& tile) {
+  auto type = tile ? As<TileType>(tile->type) : nullptr;
+  return type && ColumnAsRow(*type).has_value();
+}
+
+// The row-major tile over the bytes of `column`, whose C++ tile is `name`.
+std::string RowOf(KernelWriter& w, const OpSite& site, const Var& column, const std::string& name) {
+  auto row = ColumnAsRow(*As<TileType>(column.type));
+  return w.DeclareAlias(column.name_hint + "_row", **row, site.span, "the column " + name + " as one row", site.op());
+}
+
+// dst = NAME(tile, scalar[, tmp]). pto-isa's tile-scalar instructions take
+// row-major tiles only, so a column vector goes in as its row.
 OpEmitter ScalarForm(std::string name, bool with_tmp = false) {
   return [name, with_tmp](KernelWriter& w, const OpSite& site) {
-    std::vector<std::string> operands = {w.TileArg(site, 0), ScalarFor(w, site, 1, 0)};
+    std::string src = w.TileArg(site, 0);
+    std::string dst = w.DeclareResult(site);
+    if (IsColumnVector(site.call.args[0]) && IsColumnVector(site.result)) {
+      src = RowOf(w, site, *As<Var>(site.call.args[0]), src);
+      dst = RowOf(w, site, *site.result, dst);
+    }
+    std::vector<std::string> operands = {dst, src, ScalarFor(w, site, 1, 0)};
     if (with_tmp) operands.push_back(w.TileArg(site, 2));
-    operands.insert(operands.begin(), w.DeclareResult(site));
     w.Instruction(site, name, operands);
   };
 }

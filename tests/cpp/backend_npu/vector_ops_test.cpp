@@ -149,6 +149,40 @@ TEST(NpuVectorOps, AFenceIsTheDataBarrierForGlobalMemory) {
   for (int64_t i = 0; i < kRows * kCols; ++i) ASSERT_EQ(got[i], Input(i)) << "at " << i;
 }
 
+// pto-isa's tile-scalar instructions take row-major tiles only; a column
+// vector [8, 1] is column-major, so TMULS runs on the [1, 8] row over its bytes.
+VarPtr HalfOfRowSums(Body& b, const VarPtr& x, const VarPtr&) {
+  Attrs scratch;
+  scratch.Set("dtype", DataType::FP32);
+  scratch.Set("target_memory", EnumAttr::Of(MemorySpace::Vec));
+  auto work = b.Def("work", Op("tile.create", {Tuple({kRows, kCols})}, scratch), 12);
+  auto sums = b.Def("sums", Op("tile.row_sum", {x, work}), 13);
+  return b.Def("scaled", Op("tile.muls", {sums, Float(0.5)}), 14);
+}
+
+TEST(NpuVectorOps, AScalarOpOnAColumnRunsOnItsRow) {
+  auto x = TensorVar("x", {kRows, kCols});
+  auto y = TensorVar("y", {kRows, kCols});
+  auto out = TensorVar("out", {kRows, 1});
+  Body body;
+  auto tx = body.Def("tx", Load(x, {kRows, kCols}), 10);
+  body.Eval(Store(HalfOfRowSums(body, tx, tx), out), 30);
+  std::string source = KernelSource(KernelFn("columns", {x, y, out}, body.stmts));
+  EXPECT_NE(source.find("Tile<TileType::Vec, float, 8, 1, BLayout::ColMajor"), std::string::npos) << source;
+  EXPECT_NE(source.find("Tile<TileType::Vec, float, 1, 8, BLayout::RowMajor, 1, 8, SLayout::NoneBox, 512, "
+                        "PadValue::Null> sums_row;"),
+            std::string::npos)
+      << source;
+  EXPECT_NE(source.find("TMULS(scaled_row, sums_row, "), std::string::npos) << source;
+
+  auto got = RunVector("columns", HalfOfRowSums, {kRows, 1});
+  for (int64_t r = 0; r < kRows; ++r) {
+    float sum = 0;
+    for (int64_t c = 0; c < kCols; ++c) sum += Input(r * kCols + c);
+    ASSERT_NEAR(got[r], 0.5f * sum, 1e-5f * sum) << "row " << r;
+  }
+}
+
 TEST(NpuVectorOps, FullAndExpandsRun) {
   auto got = RunVector("fill", [](Body& b, const VarPtr& x, const VarPtr&) {
     auto filled = b.Def("filled", Op("tile.expands", {x, Float(3.0)}), 12);

@@ -468,7 +468,7 @@ tile_col_argmin = col_reduction("argmin")
 
 EXPAND_OPS = {
     "add": torch.add, "sub": torch.sub, "mul": torch.mul, "div": divide, "max": torch.maximum,
-    "min": torch.minimum, "expdif": lambda x, m: torch.exp(x - m),
+    "min": torch.minimum,
 }
 
 
@@ -488,20 +488,28 @@ def expand_with(name, vector_of):
     return op
 
 
+def expand_exp_of_difference(vector_of):
+    """TROWEXPANDEXPDIF / TCOLEXPANDEXPDIF: they subtract in the tile's dtype, then take the exp."""
+    def op(out, x, vec):
+        difference = (computed(x) - vector_of(vec)).to(out.dtype)
+        return result(out, torch.exp(computed(difference)))
+    return op
+
+
 tile_row_expand_add = expand_with("add", row_vector)
 tile_row_expand_sub = expand_with("sub", row_vector)
 tile_row_expand_mul = expand_with("mul", row_vector)
 tile_row_expand_div = expand_with("div", row_vector)
 tile_row_expand_max = expand_with("max", row_vector)
 tile_row_expand_min = expand_with("min", row_vector)
-tile_row_expand_expdif = expand_with("expdif", row_vector)
+tile_row_expand_expdif = expand_exp_of_difference(row_vector)
 tile_col_expand_add = expand_with("add", col_vector)
 tile_col_expand_sub = expand_with("sub", col_vector)
 tile_col_expand_mul = expand_with("mul", col_vector)
 tile_col_expand_div = expand_with("div", col_vector)
 tile_col_expand_max = expand_with("max", col_vector)
 tile_col_expand_min = expand_with("min", col_vector)
-tile_col_expand_expdif = expand_with("expdif", col_vector)
+tile_col_expand_expdif = expand_exp_of_difference(col_vector)
 
 
 def tile_row_expand(out, target, row_vec):

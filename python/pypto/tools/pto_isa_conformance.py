@@ -334,7 +334,7 @@ def scratch_pto_isa(root: Path, cache: Path, cxx: str) -> tuple[Path, list[str]]
     applied = []
     if patch:
         for rel, old, new in GCC12_PATCHES:
-            if old in (include / rel).read_text(errors="replace"):
+            if (include / rel).is_file() and old in (include / rel).read_text(errors="replace"):
                 applied.append(f"{rel}: {old} -> {new}")
     if not (out / "include").is_dir():
         tmp = Path(tempfile.mkdtemp(dir=cache, prefix="pto-isa-tmp"))
@@ -362,11 +362,12 @@ def lacks_float16_limits(cxx: str) -> bool:
 def real_target(root: Path, cache: Path, cxx: str, cxxflags: list[str]) -> tuple[IsaTarget, list[str]]:
     include, applied = scratch_pto_isa(root, cache, cxx)
     abi = abi_include_dir(cache)
-    kernel_flags = ["-std=c++20", "-O1", "-D__CPU_SIM", "-include", "cstdint", *cxxflags]
+    forced = ["-include", "cstdint"]
     if lacks_float16_limits(cxx):
-        kernel_flags[4:4] = ["-include", str(GCC12_FLOAT16_LIMITS)]
+        forced += ["-include", str(GCC12_FLOAT16_LIMITS)]
         applied.append(f"std::numeric_limits<_Float16> (which {cxx}'s C++ library lacks) from "
                        f"{GCC12_FLOAT16_LIMITS.name}")
+    kernel_flags = ["-std=c++20", "-O1", "-D__CPU_SIM", *forced, *cxxflags]
     return IsaTarget("pto-isa", [include, abi], kernel_flags, ["-std=c++20", "-O1"],
                      f"{include.parent.name}|{_compiler_identity(cxx)}", True), applied
 

@@ -470,9 +470,11 @@ REDUCE = Family("reduce", {"a": Input((R, C), distinct_values), "p": Input((R, C
     Op("col_argmin", "pl.tile.col_argmin(ta, tmp)", lambda a, p, dt: a.argmin(0, keepdim=True), COL, "INT32"),
 ), NUMERIC, setup=BINARY.setup)
 
-EXPAND_OPS = {"add": lambda x, v: x + v, "sub": lambda x, v: x - v, "mul": lambda x, v: x * v,
-              "div": lambda x, v: x / v if x.is_floating_point() else trunc_div(x, v),
-              "max": torch.maximum, "min": torch.minimum, "expdif": lambda x, v: torch.exp(x - v)}
+EXPAND_OPS = {"add": lambda x, v, dt: x + v, "sub": lambda x, v, dt: x - v, "mul": lambda x, v, dt: x * v,
+              "div": lambda x, v, dt: x / v if x.is_floating_point() else trunc_div(x, v),
+              "max": lambda x, v, dt: torch.maximum(x, v), "min": lambda x, v, dt: torch.minimum(x, v),
+              # The EXPDIF instructions subtract in the tile's dtype, then take the exp (docs/isa.md).
+              "expdif": lambda x, v, dt: torch.exp(to_dtype(x - v, dt).to(x.dtype))}
 
 
 def expand_ops() -> tuple[Op, ...]:
@@ -482,9 +484,9 @@ def expand_ops() -> tuple[Op, ...]:
         tol = FP_TRANSCENDENTAL if name == "expdif" else FP_ROUNDED if name == "div" else {}
         only = FLOATS if name == "expdif" else None
         ops.append(Op(f"row_expand_{name}", f"pl.tile.row_expand_{name}(ta, tr)",
-                      lambda a, r, c, dt, fn=fn: fn(a, r), rtol=tol, dtypes=only))
+                      lambda a, r, c, dt, fn=fn: fn(a, r, dt), rtol=tol, dtypes=only))
         ops.append(Op(f"col_expand_{name}", f"pl.tile.col_expand_{name}(ta, tc)",
-                      lambda a, r, c, dt, fn=fn: fn(a, c), rtol=tol, dtypes=only))
+                      lambda a, r, c, dt, fn=fn: fn(a, c, dt), rtol=tol, dtypes=only))
     return tuple(ops)
 
 

@@ -137,17 +137,23 @@ def test_the_kernels_compile_and_match_against_the_real_pto_isa(self_run, cache,
     assert text.splitlines()[-1] == "3 passed, 0 failed"
 
 
-def test_where_the_cxx_library_lacks_half_limits_the_forced_header_gives_them(tmp_path):
-    """pto-isa pads a half tile's PadValue::Max with numeric_limits<_Float16>::infinity(): 0 without the header."""
+def test_kernels_compiled_for_pto_isa_see_half_limits(tmp_path, cache):
+    """pto-isa pads a half tile's PadValue::Max with numeric_limits<_Float16>::infinity(), which is 0 in a C++
+    library without the specialization: the flags the tool compiles kernels with provide it where it is missing."""
     cxx = os.environ.get("CXX", "g++")
+    root = tmp_path / "pto-isa"
+    (root / "include" / "pto").mkdir(parents=True)
+    (root / "include" / "pto" / "pto-inst.hpp").write_text("#pragma once\n#include <limits>\n")
+    target, applied = conformance.real_target(root, cache, cxx, [])
+    assert any("numeric_limits<_Float16>" in a for a in applied) == conformance.lacks_float16_limits(cxx)
     program = tmp_path / "limits.cpp"
-    program.write_text("#include <cstdio>\n#include <limits>\nint main() {\n"
+    program.write_text("#include <cstdio>\n#include <pto/pto-inst.hpp>\nint main() {\n"
                        "  using L = std::numeric_limits<_Float16>;\n"
-                       "  std::printf(\"%d %g %g %g\\n\", L::has_infinity, (double)L::infinity(), (double)L::max(),"
-                       " (double)L::lowest());\n}\n")
-    flags = ["-include", str(conformance.GCC12_FLOAT16_LIMITS)] if conformance.lacks_float16_limits(cxx) else []
-    built = subprocess.run([cxx, "-std=c++20", *flags, str(program), "-o", str(tmp_path / "limits")],
+                       "  std::printf(\"%d %g %g %g %d\\n\", L::has_infinity, (double)L::infinity(), (double)L::max(),"
+                       " (double)L::lowest(), (int)sizeof(int64_t));\n}\n")
+    includes = [f"-I{d}" for d in target.include_dirs]
+    built = subprocess.run([cxx, *target.kernel_flags, *includes, str(program), "-o", str(tmp_path / "limits")],
                            capture_output=True, text=True)
     assert built.returncode == 0, built.stderr
     ran = subprocess.run([str(tmp_path / "limits")], capture_output=True, text=True, check=True)
-    assert ran.stdout.split() == ["1", "inf", "65504", "-65504"]
+    assert ran.stdout.split() == ["1", "inf", "65504", "-65504", "8"]

@@ -618,6 +618,13 @@ inline void Exp(const char* name, D& dst, const S& src) {
   }
 }
 
+// `v` rounded to the element type T: the EXPDIF instructions subtract in the
+// tile's type (a half difference is a half) before they take the exp.
+template <typename T, typename C>
+inline C InElementType(C v) {
+  return Load(Store<T>(v));
+}
+
 // dst = exp(src - per-row value): the 16-lane exp for float rows.
 template <typename D, typename S, typename V>
 inline void RowExpandExpDif(const char* name, D& dst, const S& src, const V& vec) {
@@ -630,13 +637,13 @@ inline void RowExpandExpDif(const char* name, D& dst, const S& src, const V& vec
     Finish(dst, name);
     CountVector(name, dst, rows * cols, TileOperand(src, rows * cols), TileOperand(vec, rows));
   } else {
-    RowExpand(name, dst, src, vec, [](auto x, auto v) { return Exp(x - v); });
+    RowExpand(name, dst, src, vec, [](auto x, auto v) { return Exp(InElementType<typename D::DType>(x - v)); });
   }
 }
 
 template <typename D, typename S, typename V>
 inline void ColExpandExpDif(const char* name, D& dst, const S& src, const V& vec) {
-  ColExpand(name, dst, src, vec, [](auto x, auto v) { return Exp(x - v); });
+  ColExpand(name, dst, src, vec, [](auto x, auto v) { return Exp(InElementType<typename D::DType>(x - v)); });
 }
 
 // The accumulator of a reduction: float for floating types, int64 for integers.

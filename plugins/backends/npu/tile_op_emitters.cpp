@@ -1,5 +1,6 @@
 #include "tile_op_emitters.h"
 
+#include <algorithm>
 #include <map>
 
 #include "kernel_writer.h"
@@ -116,6 +117,21 @@ void EmitCmps(KernelWriter& w, const OpSite& site) {
   std::string a = w.TileArg(site, 0);
   std::string s = ScalarFor(w, site, 1, 0);
   w.Instruction(site, "TCMPS", {w.DeclareResult(site), a, s, CmpMode(w, site)});
+}
+
+// pto-isa declares some instructions for a few element types only (a
+// static_assert in the instruction): the op's input must have one of them.
+OpEmitter OnlyFor(std::string instruction, std::vector<DataType> dtypes, OpEmitter emit) {
+  return [instruction, dtypes, emit](KernelWriter& w, const OpSite& site) {
+    auto input = As<TileType>(site.call.args.at(0)->type);
+    if (input && std::find(dtypes.begin(), dtypes.end(), input->dtype) == dtypes.end()) {
+      std::string names;
+      for (DataType d : dtypes) names += (names.empty() ? "" : ", ") + std::string(d.name());
+      w.Fail(site, instruction + " takes " + names + " tiles only, and this input is " + input->dtype.name() +
+                       ": cast it to one of them first (pl.cast), and the result back if you need its dtype");
+    }
+    emit(w, site);
+  };
 }
 
 void EmitFillpad(KernelWriter& w, const OpSite& site) {
@@ -294,7 +310,10 @@ std::map<std::string, OpEmitter> BuildTable() {
   t["tile.assemble"] = [](KernelWriter& w, const OpSite& s) { w.EmitAssemble(s); };
   t["tile.transpose"] = EmitTranspose;
   t["tile.concat"] = TileForm("TCONCAT", {0, 1});
-  t["tile.fillpad"] = EmitFillpad;
+  t["tile.fillpad"] = OnlyFor("TFILLPAD", {DataType::BOOL, DataType::INT8, DataType::UINT8, DataType::INT16,
+                                           DataType::UINT16, DataType::INT32, DataType::UINT32, DataType::FP16,
+                                           DataType::BF16, DataType::FP32},
+                              EmitFillpad);
   t["tile.cast"] = EmitCast;
   t["tile.write"] = EmitWrite;
   // Element-wise, tile op tile
@@ -339,11 +358,13 @@ std::map<std::string, OpEmitter> BuildTable() {
                                                              {"tile.sin", "TSIN"},
                                                              {"tile.cos", "TCOS"},
                                                              {"tile.neg", "TNEG"},
-                                                             {"tile.abs", "TABS"},
                                                              {"tile.relu", "TRELU"},
                                                              {"tile.not", "TNOT"}}) {
     t[op] = TileForm(instr, {0});
   }
+  t["tile.abs"] = OnlyFor("TABS", {DataType::INT8, DataType::INT16, DataType::INT32, DataType::FP16, DataType::BF16,
+                                   DataType::FP32},
+                          TileForm("TABS", {0}));
   // Compare and select
   t["tile.cmp"] = EmitCmp;
   t["tile.cmps"] = EmitCmps;
@@ -352,8 +373,9 @@ std::map<std::string, OpEmitter> BuildTable() {
     TileForm("TSEL", {0, 1, 2, 3})(w, s);
   };
   // Reductions
-  for (auto [op, instr] : std::map<std::string, std::string>{{"tile.row_sum", "TROWSUM"},
-                                                             {"tile.row_max", "TROWMAX"},
+  t["tile.row_sum"] = OnlyFor("TROWSUM", {DataType::FP16, DataType::BF16, DataType::FP32, DataType::INT16, DataType::INT32},
+                              Reduction("TROWSUM", true));
+  for (auto [op, instr] : std::map<std::string, std::string>{{"tile.row_max", "TROWMAX"},
                                                              {"tile.row_min", "TROWMIN"},
                                                              {"tile.row_prod", "TROWPROD"},
                                                              {"tile.row_argmax", "TROWARGMAX"},
@@ -362,7 +384,8 @@ std::map<std::string, OpEmitter> BuildTable() {
                                                              {"tile.col_argmin", "TCOLARGMIN"}}) {
     t[op] = Reduction(instr, true);
   }
-  t["tile.col_sum"] = Reduction("TCOLSUM", true, {"true"});
+  t["tile.col_sum"] = OnlyFor("TCOLSUM", {DataType::FP16, DataType::BF16, DataType::FP32},
+                              Reduction("TCOLSUM", true, {"true"}));
   for (auto [op, instr] : std::map<std::string, std::string>{
            {"tile.col_max", "TCOLMAX"}, {"tile.col_min", "TCOLMIN"}, {"tile.col_prod", "TCOLPROD"}}) {
     t[op] = Reduction(instr, false);

@@ -386,10 +386,10 @@ std::map<std::string, OpEmitter> BuildTable() {
   }
   t["tile.col_sum"] = OnlyFor("TCOLSUM", {DataType::FP16, DataType::BF16, DataType::FP32},
                               Reduction("TCOLSUM", true, {"true"}));
-  for (auto [op, instr] : std::map<std::string, std::string>{
-           {"tile.col_max", "TCOLMAX"}, {"tile.col_min", "TCOLMIN"}, {"tile.col_prod", "TCOLPROD"}}) {
-    t[op] = Reduction(instr, false);
-  }
+  t["tile.col_max"] = OnlyFor("TCOLMAX", {DataType::INT8, DataType::UINT8, DataType::FP16, DataType::BF16, DataType::FP32},
+                              Reduction("TCOLMAX", false));
+  t["tile.col_min"] = Reduction("TCOLMIN", false);
+  t["tile.col_prod"] = Reduction("TCOLPROD", false);
   // Broadcasts: the target of row_expand / col_expand only gives the shape.
   t["tile.row_expand"] = TileForm("TROWEXPAND", {1});
   t["tile.col_expand"] = TileForm("TCOLEXPAND", {1});

@@ -44,6 +44,7 @@ NUMERIC = INTS + FLOATS
 # the others (test_ops_pto_isa_lacks_for_a_dtype_name_the_instruction_and_the_fix).
 ABS_DTYPES = ("INT8", "INT16", "INT32") + FLOATS
 ROW_SUM_DTYPES = ("INT16", "INT32") + FLOATS
+COL_MAX_DTYPES = ("INT8", "UINT8") + FLOATS
 FILLPAD_DTYPES = tuple(d for d in NUMERIC if d != "INT64")
 BITS = {"BOOL": 1, "INT8": 8, "UINT8": 8, "INT16": 16, "UINT16": 16, "INT32": 32, "UINT32": 32, "INT64": 64}
 
@@ -471,7 +472,7 @@ REDUCE = Family("reduce", {"a": Input((R, C), distinct_values), "p": Input((R, C
     Op("col_sum", "pl.tile.col_sum(ta)", lambda a, p, dt: a.sum(0, keepdim=True), COL, rtol=FP_SUM, dtypes=FLOATS),
     Op("col_sum_tree", "pl.tile.col_sum(ta, tmp)", lambda a, p, dt: a.sum(0, keepdim=True), COL, rtol=FP_SUM,
        dtypes=FLOATS),
-    Op("col_max", "pl.tile.col_max(ta)", lambda a, p, dt: a.amax(0, keepdim=True), COL),
+    Op("col_max", "pl.tile.col_max(ta)", lambda a, p, dt: a.amax(0, keepdim=True), COL, dtypes=COL_MAX_DTYPES),
     Op("col_min", "pl.tile.col_min(ta)", lambda a, p, dt: a.amin(0, keepdim=True), COL),
     Op("col_prod", "pl.tile.col_prod(tp)", lambda a, p, dt: p.double().prod(0, keepdim=True)
        if p.is_floating_point() else p.prod(0, keepdim=True), COL, rtol=FP_SUM),
@@ -799,6 +800,7 @@ def test_fillpad_with_a_dynamic_valid_shape(kernels, family, op, dt):
     ("pl.tile.col_sum(t)", "INT32", "TCOLSUM takes FP16, BF16, FP32 tiles only, and this input is INT32"),
     ("pl.tile.row_sum(t, pl.tile.create([16, 32], dtype=pl.INT8))", "INT8",
      "TROWSUM takes FP16, BF16, FP32, INT16, INT32 tiles only, and this input is INT8"),
+    ("pl.tile.col_max(t)", "INT32", "TCOLMAX takes INT8, UINT8, FP16, BF16, FP32 tiles only, and this input is INT32"),
     ("pl.tile.abs(t)", "INT64", "TABS takes INT8, INT16, INT32, FP16, BF16, FP32 tiles only, and this input is INT64"),
     ("pl.tile.fillpad(t, pad_value=pl.PadValue.max)", "INT64", "TFILLPAD takes BOOL, INT8, UINT8, INT16, UINT16, "
                                                                 "INT32, UINT32, FP16, BF16, FP32 tiles only"),

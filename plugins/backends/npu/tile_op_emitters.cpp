@@ -309,7 +309,10 @@ std::map<std::string, OpEmitter> BuildTable() {
   t["tile.extract"] = EmitExtract;
   t["tile.assemble"] = [](KernelWriter& w, const OpSite& s) { w.EmitAssemble(s); };
   t["tile.transpose"] = EmitTranspose;
-  t["tile.concat"] = TileForm("TCONCAT", {0, 1});
+  t["tile.concat"] = OnlyFor("TCONCAT", {DataType::INT8, DataType::UINT8, DataType::INT16, DataType::UINT16,
+                                         DataType::INT32, DataType::UINT32, DataType::FP16, DataType::BF16,
+                                         DataType::FP32},
+                             TileForm("TCONCAT", {0, 1}));
   t["tile.fillpad"] = OnlyFor("TFILLPAD", {DataType::BOOL, DataType::INT8, DataType::UINT8, DataType::INT16,
                                            DataType::UINT16, DataType::INT32, DataType::UINT32, DataType::FP16,
                                            DataType::BF16, DataType::FP32},

@@ -45,6 +45,7 @@ NUMERIC = INTS + FLOATS
 ABS_DTYPES = ("INT8", "INT16", "INT32") + FLOATS
 ROW_SUM_DTYPES = ("INT16", "INT32") + FLOATS
 COL_MAX_DTYPES = ("INT8", "UINT8") + FLOATS
+CONCAT_DTYPES = tuple(d for d in NUMERIC if d != "INT64")
 FILLPAD_DTYPES = tuple(d for d in NUMERIC if d != "INT64")
 BITS = {"BOOL": 1, "INT8": 8, "UINT8": 8, "INT16": 16, "UINT16": 16, "INT32": 32, "UINT32": 32, "INT64": 64}
 
@@ -526,7 +527,8 @@ def valid_part(a: torch.Tensor) -> torch.Tensor:
 MOVE = Family("move", {"a": Input((R, C), lambda dt, g: random_values(dt, (R, C), g)),
                        "b": Input((R, C), lambda dt, g: random_values(dt, (R, C), g))}, (
     Op("transpose", "pl.tile.transpose(ta, 0, 1)", lambda a, b, dt: a.T, (C, R)),
-    Op("concat", "pl.tile.concat(ta, tb)", lambda a, b, dt: torch.cat([a, b], 1), (R, 2 * C)),
+    Op("concat", "pl.tile.concat(ta, tb)", lambda a, b, dt: torch.cat([a, b], 1), (R, 2 * C),
+       dtypes=CONCAT_DTYPES),
     Op("extract", "pl.tile.extract(ta, 4, 8, [8, 16], target_memory=pl.Mem.Vec)",
        lambda a, b, dt: a[4:12, 8:24], (8, 16)),
     Op("slice", "pl.tile.slice(ta, [8, 16], [8, 0])", lambda a, b, dt: a[8:16, 0:16], (8, 16)),
@@ -801,6 +803,8 @@ def test_fillpad_with_a_dynamic_valid_shape(kernels, family, op, dt):
     ("pl.tile.row_sum(t, pl.tile.create([16, 32], dtype=pl.INT8))", "INT8",
      "TROWSUM takes FP16, BF16, FP32, INT16, INT32 tiles only, and this input is INT8"),
     ("pl.tile.col_max(t)", "INT32", "TCOLMAX takes INT8, UINT8, FP16, BF16, FP32 tiles only, and this input is INT32"),
+    ("pl.tile.concat(pl.tile.slice(t, [16, 16], [0, 0]), pl.tile.slice(t, [16, 16], [0, 16]))", "INT64",
+     "TCONCAT takes INT8, UINT8, INT16, UINT16, INT32, UINT32, FP16, BF16, FP32 tiles only, and this input is INT64"),
     ("pl.tile.abs(t)", "INT64", "TABS takes INT8, INT16, INT32, FP16, BF16, FP32 tiles only, and this input is INT64"),
     ("pl.tile.fillpad(t, pad_value=pl.PadValue.max)", "INT64", "TFILLPAD takes BOOL, INT8, UINT8, INT16, UINT16, "
                                                                 "INT32, UINT32, FP16, BF16, FP32 tiles only"),

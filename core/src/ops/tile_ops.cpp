@@ -502,24 +502,24 @@ void RegisterUnary() {
 }
 
 void RegisterCompareSelect() {
-  VecOp("tile.cmp", "Element-wise comparison of two tiles to a BOOL mask (TCMP)", {0, 1})
+  VecOp("tile.cmp", "Element-wise comparison of two tiles to a packed UINT8 mask (TCMP)", {0, 1})
       .add_argument("lhs", "tile")
       .add_argument("rhs", "tile (broadcast)")
       .add_kwarg("cmp_type", AttrKind::kInt, int64_t{0}, "0 eq, 1 ne, 2 lt, 3 le, 4 gt, 5 ge")
       .set_type_deduce([](const DeduceContext& ctx) { return DeduceCompare(ctx, kTile); });
-  VecOp("tile.cmps", "Element-wise comparison with a scalar to a BOOL mask (TCMPS)", {0})
+  VecOp("tile.cmps", "Element-wise comparison with a scalar to a packed UINT8 mask (TCMPS)", {0})
       .add_argument("lhs", "tile")
       .add_argument("rhs", "scalar")
       .add_kwarg("cmp_type", AttrKind::kInt, int64_t{0}, "0 eq, 1 ne, 2 lt, 3 le, 4 gt, 5 ge")
       .set_type_deduce([](const DeduceContext& ctx) { return DeduceCompareScalar(ctx, kTile); });
-  VecOp("tile.sel", "lhs where the mask is true, rhs elsewhere (TSEL)", {0, 1, 2, 3})
-      .add_argument("mask", "BOOL tile from tile.cmp / tile.cmps")
+  VecOp("tile.sel", "lhs where the mask bit is set, rhs elsewhere (TSEL)", {0, 1, 2, 3})
+      .add_argument("mask", "packed UINT8 mask from tile.cmp / tile.cmps")
       .add_argument("lhs", "tile")
       .add_argument("rhs", "tile of lhs's dtype")
       .add_optional_argument("tmp", "scratch tile")
       .set_type_deduce([](const DeduceContext& ctx) -> TypePtr {
         ArrayInfo mask = ArrayArg(ctx, 0, kTile);
-        if (mask.dtype != DataType::BOOL) ctx.ArgError(0, "a BOOL Tile (a tile.cmp mask)");
+        if (mask.dtype != DataType::UINT8) ctx.ArgError(0, "a UINT8 packed mask Tile (from tile.cmp / tile.cmps)");
         ArrayInfo lhs = ArrayArg(ctx, 1, kTile);
         ArrayInfo rhs = ArrayArg(ctx, 2, kTile);
         if (lhs.dtype != rhs.dtype) {
@@ -527,12 +527,17 @@ void RegisterCompareSelect() {
                     rhs.dtype.name());
         }
         Shape shape = BroadcastShapes(ctx, lhs.shape, rhs.shape);
-        if (!SameShape(mask.shape, shape)) {
-          ctx.Error("argument 'mask' has shape " + ShapeString(mask.shape) + " but the selected values have shape " +
-                    ShapeString(shape));
+        if (shape.empty() || !AsConstInt(shape.back())) {
+          ctx.Error("selected tiles need a static last dimension, got shape " + ShapeString(shape));
+        }
+        if (!SameShape(mask.shape, PackedMaskShape(shape))) {
+          ctx.Error("argument 'mask' has shape " + ShapeString(mask.shape) + ", but values of shape " +
+                    ShapeString(shape) + " take a packed mask of shape " + ShapeString(PackedMaskShape(shape)) +
+                    " (one bit per element, rows padded to 32 bytes): compare tiles of the selected shape");
         }
         if (ctx.num_args() > 3) ArrayArg(ctx, 3, kTile);  // any tile serves as TSEL's scratch
-        return MakeTileType(ctx, std::move(shape), lhs.dtype, mask.valid_shape);
+        Shape valid = BroadcastValid(shape, {&lhs, &rhs});
+        return MakeTileType(ctx, std::move(shape), lhs.dtype, std::move(valid));
       });
 }
 

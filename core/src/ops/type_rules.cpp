@@ -416,10 +416,6 @@ bool AtomicAddKwarg(const DeduceContext& ctx, DataType destination) {
 
 // ---------------------------------------------------------------- shared family rules
 
-namespace {
-
-// The valid region of an elementwise result: on each dim, the intersection of
-// the operands that span it (a broadcast operand spans every index of it).
 Shape BroadcastValid(const Shape& result, const std::vector<const ArrayInfo*>& operands) {
   Shape valid = result;
   for (const ArrayInfo* a : operands) {
@@ -433,9 +429,28 @@ Shape BroadcastValid(const Shape& result, const std::vector<const ArrayInfo*>& o
   return valid;
 }
 
+namespace {
+
 std::string Describe(const ArrayInfo& a) { return std::string("the ") + a.dtype.name() + " " + ArrayKindName(a.kind); }
 
 enum class RhsForm { kArray, kScalar, kArrayOrScalar };
+
+ExprPtr CeilDivDim(const ExprPtr& dim, int64_t divisor) {
+  if (auto v = AsConstInt(dim)) return Int((*v + divisor - 1) / divisor);
+  return BinaryExpr::Make(BinaryOp::FloorDiv, AddDims(dim, Int(divisor - 1)), Int(divisor));
+}
+
+// A tile comparison's result is what TCMP / TCMPS write: pto-isa's packed
+// predicate mask (see PackedMaskShape in the header). The tensor form stays
+// element-wise: 0 or 1 in the compared dtype, as upstream's tensor.cmp.
+TypePtr CompareResult(const DeduceContext& ctx, ArrayKind kind, const Shape& shape, DataType dtype,
+                      const Shape& valid) {
+  if (kind == ArrayKind::kTensor) return MakeArrayType(ctx, kind, shape, dtype, valid);
+  if (shape.empty() || !AsConstInt(shape.back())) {
+    ctx.Error("a compared tile needs a static last dimension, got shape " + ShapeString(shape));
+  }
+  return MakeArrayType(ctx, kind, PackedMaskShape(shape), DataType::UINT8, PackedMaskValidShape(valid));
+}
 
 TypePtr CompareWith(const DeduceContext& ctx, ArrayKind kind, RhsForm form) {
   CodeKwarg(ctx, "cmp_type", CompareModeNames());
@@ -448,7 +463,7 @@ TypePtr CompareWith(const DeduceContext& ctx, ArrayKind kind, RhsForm form) {
     RequireDType(ctx, 1, rhs.dtype, DTypeClass::kNumeric);
     Shape shape = BroadcastShapes(ctx, lhs.shape, rhs.shape);
     Shape valid = BroadcastValid(shape, {&lhs, &rhs});
-    return MakeArrayType(ctx, kind, std::move(shape), DataType::BOOL, std::move(valid));
+    return CompareResult(ctx, kind, shape, PromoteTypes(lhs.dtype, rhs.dtype), valid);
   }
   if (form == RhsForm::kArrayOrScalar && !IsA<ScalarType>(rhs_type)) {
     ctx.ArgError(1, std::string("a ") + ArrayKindName(kind) + " or a scalar");
@@ -456,7 +471,8 @@ TypePtr CompareWith(const DeduceContext& ctx, ArrayKind kind, RhsForm form) {
   DataType scalar = ctx.ScalarArg(1);
   if (kind == ArrayKind::kTile) RequireScalarFits(ctx, 1, scalar, lhs.dtype, Describe(lhs));
   if (scalar == DataType::TASK_ID) ctx.ArgError(1, "a numeric scalar");
-  return MakeArrayType(ctx, kind, lhs.shape, DataType::BOOL, lhs.valid_shape);
+  DataType dtype = kind == ArrayKind::kTile ? lhs.dtype : WeakScalarDType(lhs.dtype, scalar);
+  return CompareResult(ctx, kind, lhs.shape, dtype, lhs.valid_shape);
 }
 
 }  // namespace
@@ -532,6 +548,19 @@ TypePtr DeduceCompare(const DeduceContext& ctx, ArrayKind kind) {
 
 TypePtr DeduceCompareScalar(const DeduceContext& ctx, ArrayKind kind) {
   return CompareWith(ctx, kind, RhsForm::kScalar);
+}
+
+Shape PackedMaskShape(const Shape& shape) {
+  Shape mask = shape;
+  int64_t bytes = (*AsConstInt(shape.back()) + kMaskBitsPerByte - 1) / kMaskBitsPerByte;
+  mask.back() = Int((bytes + kMaskRowAlignBytes - 1) / kMaskRowAlignBytes * kMaskRowAlignBytes);
+  return mask;
+}
+
+Shape PackedMaskValidShape(const Shape& valid) {
+  Shape mask = valid;
+  mask.back() = CeilDivDim(valid.back(), kMaskBitsPerByte);
+  return mask;
 }
 
 TypePtr DeduceCast(const DeduceContext& ctx, ArrayKind kind) {

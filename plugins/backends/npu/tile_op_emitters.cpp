@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "kernel_writer.h"
 
@@ -20,14 +21,18 @@ std::string ScalarFor(KernelWriter& w, const OpSite& site, size_t arg, size_t ti
 
 // Tile operands of one element-wise instruction must cover the result: the
 // ISA does not broadcast (row_expand_* / col_expand_* do).
-void RequireSameShape(KernelWriter& w, const OpSite& site, const std::vector<size_t>& args) {
-  auto result = As<TileType>(site.call.type);
+// `args` have the shape of the result, or of argument `like` where the result
+// is not element-wise shaped (a compare's packed mask).
+void RequireSameShape(KernelWriter& w, const OpSite& site, const std::vector<size_t>& args,
+                      std::optional<size_t> like = std::nullopt) {
+  auto result = As<TileType>(like ? site.call.args[*like]->type : site.call.type);
   for (size_t i : args) {
     auto operand = As<TileType>(site.call.args[i]->type);
     auto a = StaticShape(operand->shape);
     auto b = StaticShape(result->shape);
     if (a != b) {
-      w.Fail(site, "operand " + std::to_string(i) + " has shape " + TypeToString(operand) + " but the result is " +
+      w.Fail(site, "operand " + std::to_string(i) + " has shape " + TypeToString(operand) + " but " +
+                       (like ? "operand " + std::to_string(*like) : std::string("the result")) + " is " +
                        TypeToString(result) + "; the ISA's element-wise instructions do not broadcast, use "
                        "tile.row_expand_* / tile.col_expand_* for a row or column operand");
     }
@@ -108,7 +113,7 @@ void EmitCast(KernelWriter& w, const OpSite& site) {
 }
 
 void EmitCmp(KernelWriter& w, const OpSite& site) {
-  RequireSameShape(w, site, {0, 1});
+  RequireSameShape(w, site, {1}, 0);
   std::string a = w.TileArg(site, 0), b = w.TileArg(site, 1);
   w.Instruction(site, "TCMP", {w.DeclareResult(site), a, b, CmpMode(w, site)});
 }
@@ -120,10 +125,11 @@ void EmitCmps(KernelWriter& w, const OpSite& site) {
 }
 
 // pto-isa declares some instructions for a few element types only (a
-// static_assert in the instruction): the op's input must have one of them.
-OpEmitter OnlyFor(std::string instruction, std::vector<DataType> dtypes, OpEmitter emit) {
-  return [instruction, dtypes, emit](KernelWriter& w, const OpSite& site) {
-    auto input = As<TileType>(site.call.args.at(0)->type);
+// static_assert in the instruction): the op's input (argument `input_arg`)
+// must have one of them.
+OpEmitter OnlyFor(std::string instruction, std::vector<DataType> dtypes, OpEmitter emit, size_t input_arg = 0) {
+  return [instruction, dtypes, emit, input_arg](KernelWriter& w, const OpSite& site) {
+    auto input = As<TileType>(site.call.args.at(input_arg)->type);
     if (input && std::find(dtypes.begin(), dtypes.end(), input->dtype) == dtypes.end()) {
       std::string names;
       for (DataType d : dtypes) names += (names.empty() ? "" : ", ") + std::string(d.name());
@@ -369,12 +375,19 @@ std::map<std::string, OpEmitter> BuildTable() {
                                    DataType::FP32},
                           TileForm("TABS", {0}));
   // Compare and select
-  t["tile.cmp"] = EmitCmp;
-  t["tile.cmps"] = EmitCmps;
-  t["tile.sel"] = [](KernelWriter& w, const OpSite& s) {
-    RequireScratch(w, s, "TSEL");
-    TileForm("TSEL", {0, 1, 2, 3})(w, s);
-  };
+  // The a2a3 instructions' element types (pto/npu/a2a3/TCmp.hpp, TCmps.hpp,
+  // TSel.hpp), which are narrower than the CPU simulation's.
+  t["tile.cmp"] = OnlyFor("TCMP", {DataType::INT32, DataType::FP16, DataType::FP32}, EmitCmp);
+  t["tile.cmps"] =
+      OnlyFor("TCMPS", {DataType::INT16, DataType::UINT16, DataType::INT32, DataType::FP16, DataType::FP32}, EmitCmps);
+  t["tile.sel"] = OnlyFor("TSEL",
+                          {DataType::INT16, DataType::UINT16, DataType::FP16, DataType::BF16, DataType::INT32,
+                           DataType::UINT32, DataType::FP32},
+                          [](KernelWriter& w, const OpSite& s) {
+                            RequireScratch(w, s, "TSEL");
+                            TileForm("TSEL", {0, 1, 2, 3})(w, s);
+                          },
+                          1);
   // Reductions
   t["tile.row_sum"] = OnlyFor("TROWSUM", {DataType::FP16, DataType::BF16, DataType::FP32, DataType::INT16, DataType::INT32},
                               Reduction("TROWSUM", true));

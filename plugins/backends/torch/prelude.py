@@ -402,16 +402,44 @@ def compare(mode):
     return CMP_MODES[mode]
 
 
+def compared(lhs, rhs, cmp_type):
+    """lhs <cmp_type> rhs (rhs a tile or a scalar) as bools over lhs's whole block."""
+    rhs_value = computed(rhs) if isinstance(rhs, Tile) else scalar_tensor(rhs, lhs.dtype)
+    return compare(cmp_type)(computed(lhs), rhs_value)
+
+
+def packed_mask(spec, bits, valid):
+    """The mask tile TCMP writes: bit c % 8 of byte c // 8 of a row is bits[..., c] inside `valid`, zero elsewhere."""
+    region = bits[tuple(slice(0, int(v)) for v in valid)].to(torch.int64)
+    cols = region.shape[-1]
+    padded = torch.zeros(region.shape[:-1] + (-(-cols // 8) * 8,), dtype=torch.int64)
+    padded[..., :cols] = region
+    packed = (padded.reshape(*padded.shape[:-1], -1, 8) << torch.arange(8)).sum(-1).to(torch.uint8)
+    data = fresh(spec)
+    data[tuple(slice(0, n) for n in packed.shape)] = packed
+    return Tile(data, list(spec.valid), spec.pad)
+
+
+def mask_bits(mask, cols):
+    """The first `cols` bits of each row of a packed mask tile, as bools."""
+    data = mask.data.to(torch.int64)
+    bits = (data.unsqueeze(-1) >> torch.arange(8)) & 1
+    return bits.reshape(*data.shape[:-1], -1)[..., :cols] != 0
+
+
 def tile_cmp(out, lhs, rhs, cmp_type=0):
-    return result(out, compare(cmp_type)(computed(lhs), computed(rhs)))
+    return packed_mask(out, compared(lhs, rhs, cmp_type), lhs.valid)
 
 
-def tile_cmps(out, lhs, rhs, cmp_type=0):
-    return result(out, compare(cmp_type)(computed(lhs), scalar_tensor(rhs, lhs.dtype)))
+tile_cmps = tile_cmp
 
 
 def tile_sel(out, mask, lhs, rhs, tmp=None):
-    return result(out, torch.where(mask.data != 0, computed(lhs), computed(rhs)))
+    return result(out, torch.where(mask_bits(mask, int(out.shape[-1])), computed(lhs), computed(rhs)))
+
+
+def tensor_cmp(out, lhs, rhs, cmp_type=0):
+    return result(tile_spec_of(out), compared(as_tile(lhs), as_tile(rhs), cmp_type)).data
 
 
 def tile_cast(out, x, target_type=None, mode=2):
@@ -1185,7 +1213,6 @@ tensor_adds = on_tiles(tile_adds)
 tensor_and = on_tiles(tile_and)
 tensor_ands = on_tiles(tile_ands)
 tensor_cast = on_tiles(tile_cast)
-tensor_cmp = on_tiles(tile_cmp)
 tensor_col_argmax = on_tiles(tile_col_argmax)
 tensor_col_argmin = on_tiles(tile_col_argmin)
 tensor_col_expand = on_tiles(tile_col_expand)

@@ -610,9 +610,33 @@ class KernelConverter : public ir::IRMutator {
     if (kExpandSuffix.count(suffix) && args.size() == 2) {
       op = BinaryOp(suffix, args, call.span, stmts);
     }
+    if (suffix == "cmp" && !TileTypeOf(args[1])) op = "tile.cmps";
     AddScratchTiles(op, args, call.span, stmts);
     ExprPtr result = Create(op, std::move(args), std::move(kwargs), call.span);
+    if (suffix == "cmp") return OnesWhereSet(result, call, stmts);
     return CastToTensorDType(result, call, stmts);
+  }
+
+  // tensor.cmp is 0 or 1 in its result dtype; the tile comparison gives a
+  // packed bit mask (TCMP's), which tile.sel expands to those values.
+  ExprPtr OnesWhereSet(const ExprPtr& mask_call, const ir::Call& call, std::vector<StmtPtr>& stmts) {
+    auto tensor = As<ir::TensorType>(call.type);
+    auto shape = ir::StaticShape(tensor->shape);
+    if (!shape) Fail("tensor.cmp needs a static shape to be computed on tiles", call.span);
+    VarPtr mask = Var::Make("mask", mask_call->type, call.span);
+    stmts.push_back(ir::AssignStmt::Make(mask, mask_call, call.span));
+    auto filled = [&](double value, const char* name) {
+      ExprPtr scalar = tensor->dtype.is_float() ? ExprPtr(ir::ConstFloat::Make(value, tensor->dtype, call.span))
+                                                : ExprPtr(ir::ConstInt::Make(static_cast<int64_t>(value),
+                                                                             tensor->dtype, call.span));
+      CallPtr full = Create("tile.full", {IndexList(ir::Ints(*shape)), scalar}, {{"dtype", tensor->dtype}}, call.span);
+      VarPtr var = Var::Make(name, full->type, call.span);
+      stmts.push_back(ir::AssignStmt::Make(var, full, call.span));
+      return var;
+    };
+    VarPtr ones = filled(1.0, "ones");
+    VarPtr zeros = filled(0.0, "zeros");
+    return Create("tile.sel", {mask, ones, zeros}, {}, call.span);
   }
 
   std::string BinaryOp(const std::string& suffix, std::vector<ExprPtr>& args, const Span& span,

@@ -319,9 +319,11 @@ TEST_F(Elementwise, ColMajorTilesUseTheirLayout) {
   for (int r = 0; r < 8; ++r) EXPECT_EQ(d.data()[r], 2.0f * r);
 }
 
-TEST_F(Elementwise, CompareAndSelect) {
+// TCMP / TCMPS pack one bit per element (bit c % 8 of byte c / 8 of the row)
+// into a uint8_t mask and clear every other byte; TSEL reads that packing.
+TEST_F(Elementwise, CompareAndSelectThroughAPackedMask) {
   F a, b, d;
-  Tile<TileType::Vec, bool, 16, 32> m;
+  Tile<TileType::Vec, uint8_t, 16, 32> m;
   Place(a);
   Place(b);
   Place(d);
@@ -329,19 +331,54 @@ TEST_F(Elementwise, CompareAndSelect) {
   Fill(a, -1, 1);
   Fill(b, -1, 1);
   a.data()[0] = b.data()[0];
+  auto bit = [&](int r, int c) { return ((m.At(r, c / 8) >> (c % 8)) & 1) != 0; };
+  auto expect_packed = [&](const std::function<bool(int, int)>& ref, int k) {
+    for (int r = 0; r < 16; ++r) {
+      for (int c = 0; c < 32; ++c) EXPECT_EQ(bit(r, c), ref(r, c)) << k << " " << r << " " << c;
+      for (int byte = 4; byte < 32; ++byte) EXPECT_EQ(m.At(r, byte), 0) << k << " " << r << " " << byte;
+    }
+  };
   const CmpMode modes[] = {CmpMode::EQ, CmpMode::NE, CmpMode::LT, CmpMode::LE, CmpMode::GT, CmpMode::GE};
   const std::function<bool(float, float)> refs[] = {
       std::equal_to<float>(), std::not_equal_to<float>(), std::less<float>(),
       std::less_equal<float>(), std::greater<float>(), std::greater_equal<float>()};
   for (int k = 0; k < 6; ++k) {
+    for (int i = 0; i < 16 * 32; ++i) m.data()[i] = 0xA5;  // TCMP must clear what it does not set
     TCMP(m, a, b, modes[k]);
-    for (int i = 0; i < F::kSize; ++i) EXPECT_EQ(m.data()[i], refs[k](a.data()[i], b.data()[i])) << k << " " << i;
+    expect_packed([&](int r, int c) { return refs[k](a.At(r, c), b.At(r, c)); }, k);
     TCMPS(m, a, 0.25f, modes[k]);
-    for (int i = 0; i < F::kSize; ++i) EXPECT_EQ(m.data()[i], refs[k](a.data()[i], 0.25f)) << k << " " << i;
+    expect_packed([&](int r, int c) { return refs[k](a.At(r, c), 0.25f); }, k);
   }
   TCMP(m, a, b, CmpMode::GT);
   TSEL(d, m, a, b);
   for (int i = 0; i < F::kSize; ++i) EXPECT_EQ(d.data()[i], std::max(a.data()[i], b.data()[i])) << i;
+}
+
+TEST_F(Elementwise, APackedMaskOfARaggedTileHoldsOnlyItsValidColumns) {
+  using Ragged = Tile<TileType::Vec, float, 16, 32, BLayout::RowMajor, 5, 13>;
+  Ragged a, d;
+  F b;
+  Tile<TileType::Vec, uint8_t, 16, 32, BLayout::RowMajor, 5, 2> m;
+  Place(a);
+  Place(b);
+  Place(d);
+  Place(m);
+  Fill(a, -1, 1);
+  Fill(b, -1, 1);
+  TCMPS(m, a, 0.0f, CmpMode::GT);
+  for (int r = 0; r < 16; ++r) {
+    for (int byte = 0; byte < 32; ++byte) {
+      uint8_t expected = 0;
+      for (int bit = 0; bit < 8 && r < 5 && byte * 8 + bit < 13; ++bit) {
+        expected |= static_cast<uint8_t>((a.At(r, byte * 8 + bit) > 0.0f) << bit);
+      }
+      EXPECT_EQ(m.At(r, byte), expected) << r << " " << byte;
+    }
+  }
+  TSEL(d, m, a, b);
+  for (int r = 0; r < 5; ++r) {
+    for (int c = 0; c < 13; ++c) EXPECT_EQ(d.At(r, c), a.At(r, c) > 0.0f ? a.At(r, c) : b.At(r, c)) << r << " " << c;
+  }
 }
 
 TEST_F(Elementwise, RowAndColumnReductionsOverTheValidRegion) {

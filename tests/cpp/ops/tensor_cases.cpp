@@ -100,8 +100,10 @@ std::vector<SuccessCase> TensorSuccessCases() {
       {"tensor.div", {Tensor({64, 32}), Tensor({64, 32})}, {{"high_precision", true}}, "Tensor[[64, 32], FP32]"},
       {"tensor.maximum", {Tensor({64, 32}, F16), Float(0.0)}, {}, "Tensor[[64, 32], FP16]"},
       {"tensor.minimum", {Tensor({64, 32}, I32), Float(0.5)}, {}, "Tensor[[64, 32], FP32]"},
-      {"tensor.cmp", {Tensor({64, 32}), Tensor({1, 32})}, {{"cmp_type", int64_t{4}}}, "Tensor[[64, 32], BOOL]"},
-      {"tensor.cmp", {Tensor({64, 32}, F32, {40, 32}), Float(0.0)}, {}, "Tensor[[64, 32], BOOL, valid=[40, 32]]"},
+      // 0 or 1 in the compared dtype, as upstream's tensor.cmp.
+      {"tensor.cmp", {Tensor({64, 32}), Tensor({1, 32})}, {{"cmp_type", int64_t{4}}}, "Tensor[[64, 32], FP32]"},
+      {"tensor.cmp", {Tensor({64, 32}, F32, {40, 32}), Float(0.0)}, {}, "Tensor[[64, 32], FP32, valid=[40, 32]]"},
+      {"tensor.cmp", {Tensor({64, 32}, I32), Tensor({64, 32}, F16)}, {}, "Tensor[[64, 32], FP16]"},
       {"tensor.not", {Tensor({8, 8}, DataType::UINT16)}, {}, "Tensor[[8, 8], UINT16]"},
       {"tensor.row_argmax", {Tensor({64, 32}, F16)}, {}, "Tensor[[64, 1], INT32]"},
       {"tensor.row_argmin", {Tensor({64, 32}, F16)}, {}, "Tensor[[64, 1], INT32]"},

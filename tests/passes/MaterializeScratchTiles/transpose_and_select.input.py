@@ -8,7 +8,7 @@ class scratch:
         a: pl.Tile[[16, 32], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 32], target_memory=pl.Mem.Vec)
         b: pl.Tile[[16, 32], pl.FP32, pl.Mem.Vec] = pl.tile.load(y, [0, 0], [16, 32], target_memory=pl.Mem.Vec)
         t: pl.Tile[[32, 16], pl.FP32, pl.Mem.Vec] = pl.tile.transpose(a, 0, 1)
-        mask: pl.Tile[[16, 32], pl.BOOL, pl.Mem.Vec] = pl.tile.cmp(a, b, cmp_type=2)
+        mask: pl.Tile[[16, 32], pl.UINT8, pl.Mem.Vec, pl.TileView(valid_shape=[16, 4])] = pl.tile.cmp(a, b, cmp_type=2)
         s: pl.Tile[[16, 32], pl.FP32, pl.Mem.Vec] = pl.tile.sel(mask, a, b)
         r: pl.Tensor[[32, 16], pl.FP32] = pl.tile.store(t, [0, 0], out)
         r2: pl.Tensor[[16, 32], pl.FP32] = pl.tile.store(s, [0, 0], picked)

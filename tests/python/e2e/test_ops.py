@@ -316,24 +316,41 @@ def compare_rhs(dt: str, gen: torch.Generator) -> torch.Tensor:
     return small_values(dt, (R, C), gen)
 
 
-# Every cmp_type on these dtypes (one of each width and kind); lt and ge on the others, to keep compiles short.
-CMP_ALL_MODES = ("INT8", "UINT16", "INT32", "FP32")
+# The element types of the a2a3 compare and select instructions; the npu backend rejects the others
+# (test_ops_pto_isa_lacks_for_a_dtype_name_the_instruction_and_the_fix).
+CMP_DTYPES = ("INT32", "FP16", "FP32")
+CMPS_DTYPES = ("INT16", "UINT16", "INT32", "FP16", "FP32")
+# Every cmp_type on these dtypes; lt and ge on the others, to keep compiles short.
+CMP_ALL_MODES = ("INT32", "FP32")
+MASK_BYTES = 32  # a packed mask row: C bits, 8 to a byte, padded to 32 bytes
+
+
+def packed_mask(bits: torch.Tensor) -> torch.Tensor:
+    """The mask tile TCMP writes for `bits` ([R, C] bools), as stored into a [R, 32] UINT8 tensor: bit c % 8 of byte
+    c // 8; the store writes the mask's valid bytes only, so the rest keep the sentinel."""
+    out = torch.full((bits.shape[0], MASK_BYTES), SENTINEL, dtype=torch.int64)
+    out[:, :bits.shape[1] // 8] = (bits.to(torch.int64).reshape(bits.shape[0], -1, 8) << torch.arange(8)).sum(-1)
+    return out
 
 
 def cmp_ops() -> tuple[Op, ...]:
     ops = []
     for mode, (code, fn) in CMP_MODES.items():
-        only = None if mode in ("lt", "ge") else CMP_ALL_MODES
+        every = mode in ("lt", "ge")
         ops.append(Op(f"cmp_{mode}", f"pl.tile.cmp(ta, tb, cmp_type={code})",
-                      lambda a, b, dt, fn=fn: fn(a, b), out_dtype="BOOL", dtypes=only))
+                      lambda a, b, dt, fn=fn: packed_mask(fn(a, b)), shape=(R, MASK_BYTES), out_dtype="UINT8",
+                      dtypes=CMP_DTYPES if every else CMP_ALL_MODES))
         ops.append(Op(f"cmps_{mode}", f"pl.tile.cmps(ta, {{s}}, cmp_type={code})",
-                      lambda a, b, dt, fn=fn: fn(a, scalar_value(dt)), out_dtype="BOOL", dtypes=only))
-    ops.append(Op("sel", "pl.tile.sel(mask, ta, tb)", lambda a, b, dt: torch.where(a < b, a, b)))
+                      lambda a, b, dt, fn=fn: packed_mask(fn(a, scalar_value(dt))), shape=(R, MASK_BYTES),
+                      out_dtype="UINT8", dtypes=CMPS_DTYPES if every else CMP_ALL_MODES))
+    ops.append(Op("sel", "pl.tile.sel(pl.tile.cmp(ta, tb, cmp_type=2), ta, tb)",
+                  lambda a, b, dt: torch.where(a < b, a, b), dtypes=CMP_DTYPES))
+    ops.append(Op("sel_cmps", "pl.tile.sel(pl.tile.cmps(ta, {s}, cmp_type=4), ta, tb)",
+                  lambda a, b, dt: torch.where(a > scalar_value(dt), a, b), dtypes=CMPS_DTYPES))
     return tuple(ops)
 
 
-COMPARE = Family("compare", {"a": Input((R, C), compare_lhs), "b": Input((R, C), compare_rhs)}, cmp_ops(), NUMERIC,
-                 setup=("mask = pl.tile.cmp(ta, tb, cmp_type=2)",))
+COMPARE = Family("compare", {"a": Input((R, C), compare_lhs), "b": Input((R, C), compare_rhs)}, cmp_ops(), CMPS_DTYPES)
 
 
 
@@ -808,6 +825,12 @@ def test_fillpad_with_a_dynamic_valid_shape(kernels, family, op, dt):
     ("pl.tile.abs(t)", "INT64", "TABS takes INT8, INT16, INT32, FP16, BF16, FP32 tiles only, and this input is INT64"),
     ("pl.tile.fillpad(t, pad_value=pl.PadValue.max)", "INT64", "TFILLPAD takes BOOL, INT8, UINT8, INT16, UINT16, "
                                                                 "INT32, UINT32, FP16, BF16, FP32 tiles only"),
+    ("pl.tile.sel(pl.tile.cmp(t, t, cmp_type=2), t, t)", "INT16",
+     "TCMP takes INT32, FP16, FP32 tiles only, and this input is INT16"),
+    ("pl.tile.sel(pl.tile.cmps(t, 3, cmp_type=2), t, t)", "INT8",
+     "TCMPS takes INT16, UINT16, INT32, FP16, FP32 tiles only, and this input is INT8"),
+    ("pl.tile.sel(pl.tile.cmps(pl.tile.cast(t, target_type=pl.FP16), 3.0, cmp_type=2), t, t)", "INT8",
+     "TSEL takes INT16, UINT16, FP16, BF16, INT32, UINT32, FP32 tiles only, and this input is INT8"),
 ])
 def test_ops_pto_isa_lacks_for_a_dtype_name_the_instruction_and_the_fix(tmp_path, expr, dt, instruction):
     source = textwrap.dedent(f"""
@@ -831,3 +854,22 @@ def test_ops_pto_isa_lacks_for_a_dtype_name_the_instruction_and_the_fix(tmp_path
         module.kernel(x, x.clone(), config=CONFIG)
     assert "cast it to one of them first (pl.cast)" in str(info.value)
     assert "lacking.py:8" in str(info.value)
+
+
+@pl.jit
+def tensor_compare(x: pl.Tensor[[16, 64], pl.FP32], y: pl.Tensor[[16, 64], pl.FP32],
+                   lt: pl.Out[pl.Tensor[[16, 64], pl.FP32]], pos: pl.Out[pl.Tensor[[16, 64], pl.FP32]]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        lt = pl.assemble(lt, pl.tensor.cmp(x, y, cmp_type=2), [0, 0])
+        pos = pl.assemble(pos, pl.tensor.cmp(x, 0.0, cmp_type=4), [0, 0])
+    return lt, pos
+
+
+def test_tensor_cmp_is_one_where_true_and_zero_elsewhere_in_the_compared_dtype():
+    """tensor.cmp lowers to a packed TCMP / TCMPS mask that TSEL turns into ones and zeros."""
+    gen = torch.Generator().manual_seed(3)
+    x, y = torch.randn(16, 64, generator=gen), torch.randn(16, 64, generator=gen)
+    x[0, :8] = 0.0
+    lt, pos = tensor_compare(x, y, torch.full((16, 64), 7.0), torch.full((16, 64), 7.0), config=CONFIG)
+    assert torch.equal(lt, (x < y).float())
+    assert torch.equal(pos, (x > 0).float())

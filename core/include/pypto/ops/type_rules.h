@@ -81,6 +81,10 @@ struct ArrayInfo {
   size_t rank() const { return shape.size(); }
 };
 
+// The valid region of an elementwise result: on each dim, the intersection of
+// the operands that span it (a broadcast operand spans every index of it).
+Shape BroadcastValid(const Shape& result, const std::vector<const ArrayInfo*>& operands);
+
 ArrayInfo ArrayArg(const DeduceContext& ctx, size_t i, ArrayKind kind);
 // Argument i as a Tensor or a Tile, whichever it is.
 ArrayInfo TensorOrTileArg(const DeduceContext& ctx, size_t i);
@@ -154,10 +158,20 @@ TypePtr DeduceBitwise(const DeduceContext& ctx, ArrayKind kind, bool is_shift);
 // Integer array and integer scalar; a constant shift count must be non-negative.
 TypePtr DeduceBitwiseScalar(const DeduceContext& ctx, ArrayKind kind, bool is_shift);
 TypePtr DeduceUnary(const DeduceContext& ctx, ArrayKind kind, DTypeClass cls);
-// Comparison to a BOOL mask (cmp_type kwarg). The rhs of tensor.cmp is a tensor
-// (broadcast) or a scalar; tile.cmp takes a tile and tile.cmps a scalar.
+// Comparison (cmp_type kwarg). The rhs of tensor.cmp is a tensor (broadcast) or
+// a scalar, and its result is 0 or 1 in the compared dtype; tile.cmp takes a
+// tile and tile.cmps a scalar, and their result is a packed mask.
 TypePtr DeduceCompare(const DeduceContext& ctx, ArrayKind kind);
 TypePtr DeduceCompareScalar(const DeduceContext& ctx, ArrayKind kind);
+// pto-isa's packed predicate mask, what TCMP / TCMPS write and TSEL reads: a
+// UINT8 tile holding one bit per compared element, element c of a row in bit
+// c % 8 of byte c / 8, each row padded to a multiple of 32 bytes (the
+// alignment of a row-major Vec tile row). `shape` (static last dimension) and
+// `valid` are the compared tile's.
+inline constexpr int64_t kMaskBitsPerByte = 8;
+inline constexpr int64_t kMaskRowAlignBytes = 32;
+Shape PackedMaskShape(const Shape& shape);
+Shape PackedMaskValidShape(const Shape& valid);
 TypePtr DeduceCast(const DeduceContext& ctx, ArrayKind kind);
 // Row reductions give [..., M, 1], column reductions [1, N, ...]; `index_result` gives INT32.
 TypePtr DeduceRowReduction(const DeduceContext& ctx, ArrayKind kind, bool index_result);

@@ -1424,33 +1424,62 @@ inline void TNOT(D& dst, const S& src) {
 // ---------------------------------------------------------------------------
 // Compare and select
 // ---------------------------------------------------------------------------
-// dst (bool) = a <mode> b.
+// Packed predicate masks, as on the chip: dst is a uint8_t tile whose row r
+// holds bit (c % 8) of byte (c / 8) = a(r, c) <mode> b(r, c). Every byte of
+// dst is written; bits and bytes past the compared valid region are zero.
+namespace detail {
+template <typename D, typename A, typename F>
+inline void PackCompare(const char* name, D& dst, const A& a, F compare) {
+  static_assert(kSame<typename D::DType, uint8_t>, "a compare writes a uint8_t packed mask");
+  int rows = a.GetValidRow();
+  int cols = a.GetValidCol();
+  int bytes = (cols + 7) / 8;
+  if (dst.GetValidRow() < rows || dst.GetValidCol() < bytes) {
+    Raise(dst.core, FaultKind::ShapeMismatch, name, D::Loc, dst.GetValidRow() < rows ? rows : bytes,
+          dst.GetValidRow() < rows ? dst.GetValidRow() : dst.GetValidCol());
+    return;
+  }
+  for (int r = 0; r < D::kRows; ++r) {
+    for (int k = 0; k < D::kCols; ++k) dst.At(r, k) = 0;
+  }
+  for (int r = 0; r < rows; ++r) {
+    for (int c = 0; c < cols; ++c) {
+      if (compare(r, c)) dst.At(r, c / 8) = static_cast<uint8_t>(dst.At(r, c / 8) | (1u << (c % 8)));
+    }
+  }
+  CountVector(name, dst, static_cast<int64_t>(D::kRows) * D::kCols, TileOperand(a, static_cast<int64_t>(rows) * cols));
+}
+}  // namespace detail
+
 template <typename D, typename A, typename B>
 inline void TCMP(D& dst, const A& a, const B& b, CmpMode mode) {
-  static_assert(kSame<typename D::DType, bool>, "TCMP writes a bool mask");
-  detail::Binary("TCMP", dst, a, b, [mode](auto x, auto y) { return detail::Compare(x, y, mode); });
+  if (!detail::Usable("TCMP", dst, a, b) || !detail::Covers(b, a.GetValidRow(), a.GetValidCol(), "TCMP")) return;
+  detail::PackCompare("TCMP", dst, a, [&](int r, int c) {
+    return detail::Compare(detail::Load(a.At(r, c)), detail::Load(b.At(r, c)), mode);
+  });
 }
 template <typename D, typename A>
 inline void TCMPS(D& dst, const A& a, Compute<typename A::DType> s, CmpMode mode) {
-  static_assert(kSame<typename D::DType, bool>, "TCMPS writes a bool mask");
-  detail::Unary("TCMPS", dst, a, [s, mode](auto x) { return detail::Compare(x, s, mode); });
+  if (!detail::Usable("TCMPS", dst, a)) return;
+  detail::PackCompare("TCMPS", dst, a, [&](int r, int c) { return detail::Compare(detail::Load(a.At(r, c)), s, mode); });
 }
-// dst = mask ? a : b.
+// dst = mask bit set ? a : b, mask in TCMP's packing; each dst row reads its own mask row.
 template <typename D, typename M, typename A, typename B>
 inline void TSEL(D& dst, const M& mask, const A& a, const B& b) {
-  static_assert(kSame<typename M::DType, bool>, "TSEL takes a bool mask");
+  static_assert(kSame<typename M::DType, uint8_t>, "TSEL takes a uint8_t packed mask");
   if (!detail::Usable("TSEL", dst, mask, a, b)) return;
   int rows = dst.GetValidRow();
   int cols = dst.GetValidCol();
-  if (!detail::Covers(mask, rows, cols, "TSEL") || !detail::Covers(a, rows, cols, "TSEL") ||
+  if (!detail::Covers(mask, rows, (cols + 7) / 8, "TSEL") || !detail::Covers(a, rows, cols, "TSEL") ||
       !detail::Covers(b, rows, cols, "TSEL")) {
     return;
   }
-  detail::ForEach<D::kRowMajor>(rows, cols,
-                                [&](int r, int c) { dst.At(r, c) = mask.At(r, c) ? a.At(r, c) : b.At(r, c); });
+  detail::ForEach<D::kRowMajor>(rows, cols, [&](int r, int c) {
+    dst.At(r, c) = ((mask.At(r, c / 8) >> (c % 8)) & 1u) != 0 ? a.At(r, c) : b.At(r, c);
+  });
   detail::Finish(dst, "TSEL");
-  detail::CountVector("TSEL", dst, rows * cols, detail::TileOperand(mask, rows * cols), detail::TileOperand(a, rows * cols),
-                      detail::TileOperand(b, rows * cols));
+  detail::CountVector("TSEL", dst, rows * cols, detail::TileOperand(mask, rows * ((cols + 7) / 8)),
+                      detail::TileOperand(a, rows * cols), detail::TileOperand(b, rows * cols));
 }
 template <typename D, typename M, typename A, typename B, typename Tmp>
 inline void TSEL(D& dst, const M& mask, const A& a, const B& b, Tmp&) {

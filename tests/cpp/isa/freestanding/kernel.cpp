@@ -97,7 +97,7 @@ extern "C" __aicore__ void isa_freestanding_kernel(__gm__ float* a, __gm__ float
   TSHRS(ia, ia, 3);
   TNOT(ia, ib);
   TREM(ia, ia, ib);
-  Tile<TileType::Vec, bool, 64, 64> mask;
+  Tile<TileType::Vec, uint8_t, 64, 32> mask;  // 64 bits a row, packed and padded to 32 bytes
   TASSIGN(mask, 0xD000);
   TCMP(mask, ta, tb, CmpMode::LT);
   TCMPS(mask, ta, 0.0f, CmpMode::GE);

@@ -3,6 +3,9 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <vector>
+
+#include "pypto/ir/tile_storage.h"
 #include "pypto/support/strings.h"
 
 namespace pypto::npu {
@@ -146,24 +149,13 @@ const char* CmpModeName(int64_t mode) {
 
 namespace {
 
-// The layouts each space has unless the tile type says otherwise; the cube's
-// operand tiles have the ISA's shorthands (TileLeft, TileRight, TileAcc).
-struct SpaceLayout {
-  ir::TileLayout blayout;
-  ir::TileLayout slayout;
-  int64_t fractal;
-  const char* shorthand;  // nullptr: spelled in full
-};
-
-SpaceLayout DefaultLayout(MemorySpace space) {
-  using L = ir::TileLayout;
+// The ISA's shorthands for the cube's operand tiles in their default layouts.
+const char* Shorthand(MemorySpace space) {
   switch (space) {
-    case MemorySpace::Vec: return {L::RowMajor, L::NoneBox, 512, nullptr};
-    case MemorySpace::Mat: return {L::ColMajor, L::RowMajor, 512, nullptr};
-    case MemorySpace::Left: return {L::ColMajor, L::RowMajor, 512, "TileLeft"};
-    case MemorySpace::Right: return {L::RowMajor, L::ColMajor, 512, "TileRight"};
-    case MemorySpace::Acc: return {L::ColMajor, L::RowMajor, 1024, "TileAcc"};
-    default: return {L::RowMajor, L::NoneBox, 512, nullptr};
+    case MemorySpace::Left: return "TileLeft";
+    case MemorySpace::Right: return "TileRight";
+    case MemorySpace::Acc: return "TileAcc";
+    default: return nullptr;
   }
 }
 
@@ -183,9 +175,6 @@ std::string ExtentText(const ir::ExprPtr& extent) {
   return value ? std::to_string(*value) : "DYNAMIC";
 }
 
-bool IsPlainLayout(const ir::TileType& type, const SpaceLayout& defaults) {
-  return (type.slayout ? *type.slayout : defaults.slayout) == ir::TileLayout::NoneBox;
-}
 
 }  // namespace
 
@@ -219,20 +208,23 @@ TileSpellingResult SpellTile(const ir::TileType& type, std::optional<ir::PadValu
   spelling.dynamic_valid = vr == "DYNAMIC" || vc == "DYNAMIC";
   if (spelling.dynamic_valid) vr = vc = "DYNAMIC";
 
-  SpaceLayout defaults = DefaultLayout(*type.memory_space);
+  ir::TileLayoutDefaults defaults = ir::DefaultTileLayout(*type.memory_space);
   ir::TileLayout blayout = type.blayout && *type.blayout != ir::TileLayout::NoneBox ? *type.blayout : defaults.blayout;
-  // One column is the same storage in either order, and the ISA's row-major
-  // plain tiles need whole 32-byte rows: a column vector is column-major.
-  if (cols == 1 && rows > 1 && IsPlainLayout(type, defaults)) blayout = ir::TileLayout::ColMajor;
+  std::vector<int64_t> logical = {rows, cols};
+  if (ir::StorageOrderOf(type, logical) == ir::TileStorageOrder::kColMajor) blayout = ir::TileLayout::ColMajor;
   ir::TileLayout slayout = type.slayout ? *type.slayout : defaults.slayout;
   int64_t fractal = type.fractal != 0 ? type.fractal : defaults.fractal;
   ir::PadValue pad = pad_override ? *pad_override : type.pad;
-  bool full_valid = vr == std::to_string(rows) && vc == std::to_string(cols);
-  std::string dims = *element + ", " + std::to_string(rows) + ", " + std::to_string(cols);
+  // The buffer holds whole 32-byte lines (ir::StorageShape); the tile's own
+  // extents are its valid shape within them.
+  std::vector<int64_t> storage = ir::StorageShape(type, logical);
+  bool full_valid = vr == std::to_string(storage[0]) && vc == std::to_string(storage[1]);
+  std::string dims = *element + ", " + std::to_string(storage[0]) + ", " + std::to_string(storage[1]);
 
   bool default_layout = blayout == defaults.blayout && slayout == defaults.slayout && fractal == defaults.fractal;
-  if (defaults.shorthand && default_layout && pad == ir::PadValue::Null) {
-    std::string text = std::string(defaults.shorthand) + "<" + dims;
+  const char* shorthand = Shorthand(*type.memory_space);
+  if (shorthand && default_layout && pad == ir::PadValue::Null) {
+    std::string text = std::string(shorthand) + "<" + dims;
     if (!full_valid) text += ", " + vr + ", " + vc;
     spelling.type = text + ">";
     return {spelling, ""};
@@ -246,8 +238,10 @@ TileSpellingResult SpellTile(const ir::TileType& type, std::optional<ir::PadValu
 std::optional<ir::Ref<ir::TileType>> ColumnAsRow(const ir::TileType& type) {
   if (type.rank() != 2 || type.memory_space != MemorySpace::Vec) return std::nullopt;
   auto shape = ir::StaticShape(type.shape);
-  SpaceLayout defaults = DefaultLayout(MemorySpace::Vec);
-  if (!shape || (*shape)[1] != 1 || (*shape)[0] <= 1 || !IsPlainLayout(type, defaults)) return std::nullopt;
+  if (!shape || (*shape)[1] != 1 || (*shape)[0] <= 1 ||
+      ir::StorageOrderOf(type, *shape) != ir::TileStorageOrder::kColMajor) {
+    return std::nullopt;
+  }
   if (type.dtype.StorageBytes((*shape)[0]) % 32 != 0) return std::nullopt;
   auto row = std::make_shared<ir::TileType>(type);
   row->shape = {ir::Int(1), type.shape[0]};

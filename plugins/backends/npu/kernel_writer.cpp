@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "pypto/backend/backend.h"
+#include "pypto/ir/tile_storage.h"
 #include "tile_op_emitters.h"
 
 namespace pypto::npu {
@@ -579,7 +580,30 @@ void KernelWriter::EmitStore(const OpSite& site) {
 
 void KernelWriter::EmitView(const OpSite& site, size_t arg) {
   std::string source = TileArg(site, arg);
+  RequireSameStorage(site, arg);
   DeclareResult(site, std::nullopt, "view of " + source);
+}
+
+// A reshape is a view of the same bytes only where both shapes lay the
+// elements out one after another; rows padded to whole 32-byte lines
+// (ir::StorageShape) put gaps between them.
+void KernelWriter::RequireSameStorage(const OpSite& site, size_t arg) {
+  auto source = As<TileType>(site.call.args[arg]->type);
+  auto view = As<TileType>(site.call.type);
+  auto source_shape = source ? StaticShape(source->shape) : std::nullopt;
+  auto view_shape = view ? StaticShape(view->shape) : std::nullopt;
+  if (!source_shape || !view_shape || *source_shape == *view_shape) return;
+  auto gapless = [](const TileType& type, const std::vector<int64_t>& shape) {
+    bool vector = shape.size() < 2 || shape[0] == 1 || shape[1] == 1;
+    return vector || ir::StorageShape(type, shape) == shape;
+  };
+  if (gapless(*source, *source_shape) && gapless(*view, *view_shape)) return;
+  const TileType& padded = gapless(*source, *source_shape) ? *view : *source;
+  auto shape = StaticShape(padded.shape);
+  Fail(site, "the tile " + TypeToString(std::make_shared<TileType>(padded)) + " is stored with its rows padded to " +
+                 std::to_string(ir::StorageShape(padded, *shape).back()) +
+                 " elements (whole 32-byte lines, as the ISA's tiles are), so the reshape is not a view of the same "
+                 "bytes; reshape tiles whose rows are a multiple of 32 bytes, or copy through a tensor");
 }
 
 void KernelWriter::EmitSlice(const OpSite& site) {
@@ -626,7 +650,7 @@ void KernelWriter::EmitAssemble(const OpSite& site) {
   // tile of the target's row length starting at element (r0, c0), with the
   // source's extents as its valid region.
   int64_t r0 = (*origin)[0], c0 = (*origin)[1];
-  int64_t row_len = (*target_shape)[1];
+  int64_t row_len = ir::StorageShape(*target_type, *target_shape)[1];
   int64_t rows = (*source_shape)[0];
   int64_t bytes = (r0 * row_len + c0) * target_type->dtype.get_byte();
   if (bytes % 32 != 0) {

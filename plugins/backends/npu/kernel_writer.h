@@ -65,6 +65,7 @@ class KernelWriter {
   void EmitStore(const OpSite& site);
   // Declares the result as a view of the tile in `arg` (same storage, no data moves).
   void EmitView(const OpSite& site, size_t arg);
+  void RequireSameStorage(const OpSite& site, size_t arg);
   // tile.slice: a view at the window's address (row stride of the source when it has fewer columns).
   void EmitSlice(const OpSite& site);
   // tile.assemble: the source is copied into a window of the target's storage.

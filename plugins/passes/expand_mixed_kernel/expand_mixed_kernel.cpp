@@ -10,6 +10,7 @@
 #include "pipe_balance.h"
 #include "pypto/ir/fresh_copy.h"
 #include "pypto/ir/result_params.h"
+#include "pypto/ir/tile_storage.h"
 #include "pypto/pass/context.h"
 #include "pypto/support/error.h"
 #include "side_builder.h"
@@ -47,11 +48,10 @@ ir::SplitMode SplitOf(const ir::Function& function, const Classification& classi
 int64_t SlotBytes(const mixed::Crossing& crossing, ir::SplitMode split) {
   auto tile = As<ir::TileType>(crossing.direction == mixed::Placement::kCubeToVector ? crossing.source->type
                                                                                        : crossing.target->type);
-  auto shape = ir::StaticShape(tile->shape);
-  int64_t count = 1;
-  for (int64_t d : *shape) count *= d;
-  if (split != ir::SplitMode::None) count /= 2;
-  return tile->dtype.StorageBytes(count);
+  std::vector<int64_t> shape = *ir::StaticShape(tile->shape);
+  if (split == ir::SplitMode::UpDown) shape.front() /= 2;
+  if (split == ir::SplitMode::LeftRight) shape.back() /= 2;
+  return ir::StorageBytesOf(*tile, shape);
 }
 
 PipeSetup PlanPipe(const ir::Function& function, const Classification& classification) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "pypto/ir/mutator.h"
+#include "pypto/ir/tile_storage.h"
 #include "pypto/ir/visitor.h"
 #include "pypto/ops/registry.h"
 #include "pypto/ops/type_rules.h"
@@ -64,20 +65,6 @@ std::vector<ExprPtr> TrailingYield(const StmtPtr& body) {
 
 std::string Where(const VarPtr& var) { return var->span.known() ? " (at " + var->span.ToString() + ")" : ""; }
 
-// How a tile's elements lie in its buffer: one after another by rows or by
-// columns, or in fractal blocks (the NZ layouts of Mat, Left, Right, Acc),
-// where a window is not one stretch of bytes.
-enum class StorageOrder { kRowMajor, kColMajor, kFractal };
-
-StorageOrder OrderOf(const ir::TileType& tile, const std::vector<int64_t>& shape) {
-  bool vector_shaped = shape.size() == 2 && (shape[0] == 1 || shape[1] == 1);
-  if (vector_shaped || shape.size() < 2) return StorageOrder::kRowMajor;
-  if (tile.slayout && *tile.slayout != ir::TileLayout::NoneBox) return StorageOrder::kFractal;
-  if (tile.blayout == ir::TileLayout::ColMajor) return StorageOrder::kColMajor;
-  if (tile.blayout == ir::TileLayout::RowMajor) return StorageOrder::kRowMajor;
-  return tile.memory_space == MemorySpace::Vec ? StorageOrder::kRowMajor : StorageOrder::kFractal;
-}
-
 ExprPtr Times(const ExprPtr& e, int64_t factor) {
   if (auto value = ir::AsConstInt(e)) return ir::Int(*value * factor);
   if (factor == 1) return e;
@@ -111,12 +98,13 @@ std::optional<ViewPlace> SlicePlace(const ir::Call& slice, const VarPtr& source,
   auto origin = As<ir::MakeTuple>(slice.args[2]);
   if (!shape || !window || !origin || origin->elements.size() != shape->size()) return std::nullopt;
   const size_t rank = shape->size();
-  StorageOrder order = OrderOf(*type, *shape);
+  ir::TileStorageOrder order = ir::StorageOrderOf(*type, *shape);
+  std::vector<int64_t> storage = ir::StorageShape(*type, *shape);
   std::vector<int64_t> strides(rank, 1);
   for (size_t k = 0; k + 1 < rank; ++k) {
-    size_t inner = order == StorageOrder::kColMajor ? k + 1 : rank - 2 - k;
-    size_t outer = order == StorageOrder::kColMajor ? k : rank - 1 - k;
-    strides[inner] = strides[outer] * (*shape)[outer];
+    size_t inner = order == ir::TileStorageOrder::kColMajor ? k + 1 : rank - 2 - k;
+    size_t outer = order == ir::TileStorageOrder::kColMajor ? k : rank - 1 - k;
+    strides[inner] = strides[outer] * storage[outer];
   }
   const int64_t bytes = type->dtype.StorageBytes(1);
   ExprPtr offset = ir::Int(0);
@@ -127,7 +115,7 @@ std::optional<ViewPlace> SlicePlace(const ir::Call& slice, const VarPtr& source,
     at_origin = at_origin && ir::AsConstInt(origin->elements[k]) == 0;
     last += ((*window)[k] - 1) * strides[k];
   }
-  if (order == StorageOrder::kFractal && !at_origin) {
+  if (order == ir::TileStorageOrder::kFractal && !at_origin) {
     throw Error(ErrorKind::kValue,
                 "InitMemRef: tile.slice '" + view->name_hint + "' in function '" + function + "'" + Where(view) +
                     " takes a window of '" + source->name_hint + "', whose " + ir::ToString(*type->memory_space) +
@@ -309,9 +297,7 @@ int64_t BytesOf(const VarPtr& tile, const std::string& function) {
                     "extents in its valid_shape",
                 tile->span);
   }
-  int64_t elements = 1;
-  for (int64_t dim : *shape) elements *= dim;
-  return type->dtype.StorageBytes(elements);
+  return ir::StorageBytesOf(*type, *shape);
 }
 
 // One buffer: the tiles that share it, in definition order.

@@ -342,5 +342,45 @@ TEST(NpuVectorOps, ALoadWithARunTimeValidShapeReadsOnlyThatWindow) {
   }
 }
 
+
+// pto-isa's plain tiles hold whole 32-byte rows: a [16, 16] INT8 tile is a
+// buffer of 16 rows of 32 bytes, valid over its 16 columns.
+TEST(NpuVectorOps, ATileWhoseRowsAreShortOf32BytesIsStoredPadded) {
+  auto x = TensorVar("x", {16, 16}, DataType::INT8);
+  auto out = TensorVar("out", {16, 16}, DataType::INT8);
+  Body body;
+  auto tx = body.Def("tx", Load(x, {16, 16}), 3);
+  auto sum = body.Def("sum", Op("tile.add", {tx, tx}), 4);
+  body.Eval(Store(sum, out), 5);
+  auto function = KernelFn("padded", {x, out}, body.stmts);
+  std::string source = KernelSource(function);
+  EXPECT_NE(source.find("Tile<TileType::Vec, int8_t, 16, 32, BLayout::RowMajor, 16, 16,"), std::string::npos)
+      << source;
+  CompiledKernel kernel("padded", source);
+  auto in = runtime::Tensor::Allocate(DataType::INT8, {16, 16});
+  auto* p = static_cast<int8_t*>(in.data());
+  for (int64_t i = 0; i < 256; ++i) p[i] = static_cast<int8_t>(i % 50 - 25);
+  auto result = runtime::Tensor::Allocate(DataType::INT8, {16, 16});
+  runtime::TaskArgs args;
+  args.AddInput(in).AddOutputExisting(result);
+  RunOnce(kernel, args);
+  const auto* got = static_cast<const int8_t*>(result.data());
+  for (int64_t i = 0; i < 256; ++i) ASSERT_EQ(got[i], static_cast<int8_t>(2 * (i % 50 - 25))) << i;
+}
+
+TEST(NpuCodegenErrors, AReshapeAcrossPaddedRowsIsRefused) {
+  auto x = TensorVar("x", {16, 32}, DataType::INT8);
+  auto out = TensorVar("out", {32, 16}, DataType::INT8);
+  Body body;
+  auto tx = body.Def("tx", Load(x, {16, 32}), 3);
+  auto reshaped = body.Def("reshaped", Op("tile.reshape", {tx, Tuple({32, 16})}), 4);
+  body.Eval(Store(reshaped, out), 5);
+  std::string what = CodegenErrorOf(KernelFn("reshape", {x, out}, body.stmts));
+  EXPECT_NE(what.find("op 'tile.reshape': the tile Tile[[32, 16], INT8, Vec] is stored with its rows padded to 32 "
+                      "elements"),
+            std::string::npos)
+      << what;
+}
+
 }  // namespace
 }  // namespace pypto::test

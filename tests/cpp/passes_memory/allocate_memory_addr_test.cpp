@@ -69,10 +69,10 @@ TEST(AllocateMemoryAddr, PlacesBuffersFromZeroInNameOrder) {
 }
 
 TEST(AllocateMemoryAddr, AlignsEveryAddress) {
-  // [3, 5] FP16 is 30 bytes; the next buffer starts at the next multiple of 32.
+  // [3, 5] FP16 is stored as 3 rows of 32 bytes (whole lines), so the next buffer starts 96 bytes on.
   auto out = Allocated(TwoLoads(3, 5, DataType::FP16));
   EXPECT_EQ(Placement(out), (std::vector<std::pair<std::string, int64_t>>{
-                                {"mem_vec_0", 0}, {"mem_vec_1", 32}, {"mem_vec_2", 64}}));
+                                {"mem_vec_0", 0}, {"mem_vec_1", 96}, {"mem_vec_2", 192}}));
 }
 
 TEST(AllocateMemoryAddr, EachSpaceStartsAtZero) {

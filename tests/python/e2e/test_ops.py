@@ -549,7 +549,7 @@ MOVE = Family("move", {"a": Input((R, C), lambda dt, g: random_values(dt, (R, C)
     Op("extract", "pl.tile.extract(ta, 4, 8, [8, 16], target_memory=pl.Mem.Vec)",
        lambda a, b, dt: a[4:12, 8:24], (8, 16)),
     Op("slice", "pl.tile.slice(ta, [8, 16], [8, 0])", lambda a, b, dt: a[8:16, 0:16], (8, 16)),
-    Op("reshape", "pl.tile.reshape(ta, [32, 16])", lambda a, b, dt: a.reshape(32, 16), (32, 16)),
+    Op("reshape", "pl.tile.reshape(ta, [8, 64])", lambda a, b, dt: a.reshape(8, 64), (8, 64)),
     Op("set_validshape", "pl.tile.set_validshape(ta, 8, 16)", lambda a, b, dt: valid_part(a)),
     Op("move", "pl.tile.move(ta, target_memory=pl.Mem.Vec)", lambda a, b, dt: a),
     Op("full", "pl.tile.full([16, 32], {s}, dtype=pl.{dt})",

@@ -124,6 +124,12 @@ void EmitCmps(KernelWriter& w, const OpSite& site) {
   w.Instruction(site, "TCMPS", {w.DeclareResult(site), a, s, CmpMode(w, site)});
 }
 
+// Every numeric element type of one to four bytes: what pto-isa's data
+// movement instructions take.
+const std::vector<DataType> kNumeric8To32Bits = {DataType::INT8,  DataType::UINT8,  DataType::INT16,
+                                                 DataType::UINT16, DataType::INT32,  DataType::UINT32,
+                                                 DataType::FP16,  DataType::BF16,   DataType::FP32};
+
 // pto-isa declares some instructions for a few element types only (a
 // static_assert in the instruction): the op's input (argument `input_arg`)
 // must have one of them.
@@ -315,14 +321,10 @@ std::map<std::string, OpEmitter> BuildTable() {
   t["tile.extract"] = EmitExtract;
   t["tile.assemble"] = [](KernelWriter& w, const OpSite& s) { w.EmitAssemble(s); };
   t["tile.transpose"] = EmitTranspose;
-  t["tile.concat"] = OnlyFor("TCONCAT", {DataType::INT8, DataType::UINT8, DataType::INT16, DataType::UINT16,
-                                         DataType::INT32, DataType::UINT32, DataType::FP16, DataType::BF16,
-                                         DataType::FP32},
-                             TileForm("TCONCAT", {0, 1}));
-  t["tile.fillpad"] = OnlyFor("TFILLPAD", {DataType::BOOL, DataType::INT8, DataType::UINT8, DataType::INT16,
-                                           DataType::UINT16, DataType::INT32, DataType::UINT32, DataType::FP16,
-                                           DataType::BF16, DataType::FP32},
-                              EmitFillpad);
+  t["tile.concat"] = OnlyFor("TCONCAT", kNumeric8To32Bits, TileForm("TCONCAT", {0, 1}));
+  std::vector<DataType> fillable = kNumeric8To32Bits;
+  fillable.insert(fillable.begin(), DataType::BOOL);
+  t["tile.fillpad"] = OnlyFor("TFILLPAD", fillable, EmitFillpad);
   t["tile.cast"] = EmitCast;
   t["tile.write"] = EmitWrite;
   // Element-wise, tile op tile
@@ -407,13 +409,19 @@ std::map<std::string, OpEmitter> BuildTable() {
   t["tile.col_min"] = Reduction("TCOLMIN", false);
   t["tile.col_prod"] = Reduction("TCOLPROD", false);
   // Broadcasts: the target of row_expand / col_expand only gives the shape.
-  t["tile.row_expand"] = TileForm("TROWEXPAND", {1});
-  t["tile.col_expand"] = TileForm("TCOLEXPAND", {1});
+  t["tile.row_expand"] = OnlyFor("TROWEXPAND", kNumeric8To32Bits, TileForm("TROWEXPAND", {1}), 1);
+  t["tile.col_expand"] = OnlyFor("TCOLEXPAND", kNumeric8To32Bits, TileForm("TCOLEXPAND", {1}), 1);
+  // The a2a3 chip's expand arithmetic (pto/npu/a2a3/T{Row,Col}Expand*.hpp)
+  // is narrower than its CPU simulation: no BF16, no unsigned, and division
+  // and exp(a - b) on floats only.
+  const std::vector<DataType> arithmetic = {DataType::INT16, DataType::INT32, DataType::FP16, DataType::FP32};
+  const std::vector<DataType> floats = {DataType::FP16, DataType::FP32};
   for (std::string kind : {"add", "sub", "mul", "div", "max", "min", "expdif"}) {
     std::string upper;
     for (char c : kind) upper += static_cast<char>(c - 'a' + 'A');
-    t["tile.row_expand_" + kind] = TileForm("TROWEXPAND" + upper, {0, 1});
-    t["tile.col_expand_" + kind] = TileForm("TCOLEXPAND" + upper, {0, 1});
+    const auto& dtypes = kind == "div" || kind == "expdif" ? floats : arithmetic;
+    t["tile.row_expand_" + kind] = OnlyFor("TROWEXPAND" + upper, dtypes, TileForm("TROWEXPAND" + upper, {0, 1}));
+    t["tile.col_expand_" + kind] = OnlyFor("TCOLEXPAND" + upper, dtypes, TileForm("TCOLEXPAND" + upper, {0, 1}));
   }
   // Cube
   t["tile.matmul"] = TileForm("TMATMUL", {0, 1});

@@ -47,6 +47,9 @@ ROW_SUM_DTYPES = ("INT16", "INT32") + FLOATS
 COL_MAX_DTYPES = ("INT8", "UINT8") + FLOATS
 CONCAT_DTYPES = tuple(d for d in NUMERIC if d != "INT64")
 FILLPAD_DTYPES = tuple(d for d in NUMERIC if d != "INT64")
+EXPAND_DTYPES = CONCAT_DTYPES
+EXPAND_ARITHMETIC_DTYPES = ("INT16", "INT32", "FP16", "FP32")
+EXPAND_FLOAT_DTYPES = ("FP16", "FP32")
 BITS = {"BOOL": 1, "INT8": 8, "UINT8": 8, "INT16": 16, "UINT16": 16, "INT32": 32, "UINT32": 32, "INT64": 64}
 
 
@@ -506,11 +509,11 @@ EXPAND_OPS = {"add": lambda x, v, dt: x + v, "sub": lambda x, v, dt: x - v, "mul
 
 
 def expand_ops() -> tuple[Op, ...]:
-    ops = [Op("row_expand", "pl.tile.row_expand(ta, tr)", lambda a, r, c, dt: r.expand(R, C)),
-           Op("col_expand", "pl.tile.col_expand(ta, tc)", lambda a, r, c, dt: c.expand(R, C))]
+    ops = [Op("row_expand", "pl.tile.row_expand(ta, tr)", lambda a, r, c, dt: r.expand(R, C), dtypes=EXPAND_DTYPES),
+           Op("col_expand", "pl.tile.col_expand(ta, tc)", lambda a, r, c, dt: c.expand(R, C), dtypes=EXPAND_DTYPES)]
     for name, fn in EXPAND_OPS.items():
         tol = FP_TRANSCENDENTAL if name == "expdif" else FP_ROUNDED if name == "div" else {}
-        only = FLOATS if name == "expdif" else None
+        only = EXPAND_FLOAT_DTYPES if name in ("div", "expdif") else EXPAND_ARITHMETIC_DTYPES
         ops.append(Op(f"row_expand_{name}", f"pl.tile.row_expand_{name}(ta, tr)",
                       lambda a, r, c, dt, fn=fn: fn(a, r, dt), rtol=tol, dtypes=only))
         ops.append(Op(f"col_expand_{name}", f"pl.tile.col_expand_{name}(ta, tc)",
@@ -822,6 +825,12 @@ def test_fillpad_with_a_dynamic_valid_shape(kernels, family, op, dt):
     ("pl.tile.col_max(t)", "INT32", "TCOLMAX takes INT8, UINT8, FP16, BF16, FP32 tiles only, and this input is INT32"),
     ("pl.tile.concat(pl.tile.slice(t, [16, 16], [0, 0]), pl.tile.slice(t, [16, 16], [0, 16]))", "INT64",
      "TCONCAT takes INT8, UINT8, INT16, UINT16, INT32, UINT32, FP16, BF16, FP32 tiles only, and this input is INT64"),
+    ("pl.tile.row_expand(t, pl.tile.slice(t, [16, 1], [0, 0]))", "INT64",
+     "TROWEXPAND takes INT8, UINT8, INT16, UINT16, INT32, UINT32, FP16, BF16, FP32 tiles only, and this input is INT64"),
+    ("pl.tile.row_expand_add(t, pl.tile.slice(t, [16, 1], [0, 0]))", "UINT16",
+     "TROWEXPANDADD takes INT16, INT32, FP16, FP32 tiles only, and this input is UINT16"),
+    ("pl.tile.col_expand_div(t, pl.tile.slice(t, [1, 32], [0, 0]))", "BF16",
+     "TCOLEXPANDDIV takes FP16, FP32 tiles only, and this input is BF16"),
     ("pl.tile.abs(t)", "INT64", "TABS takes INT8, INT16, INT32, FP16, BF16, FP32 tiles only, and this input is INT64"),
     ("pl.tile.fillpad(t, pad_value=pl.PadValue.max)", "INT64", "TFILLPAD takes BOOL, INT8, UINT8, INT16, UINT16, "
                                                                 "INT32, UINT32, FP16, BF16, FP32 tiles only"),

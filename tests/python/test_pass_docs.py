@@ -24,7 +24,7 @@ DOCS = Path(__file__).resolve().parents[2] / "docs" / "passes"
 PAGES_WITH_EXAMPLES = [
     "AllocateMemoryAddr", "ExpandMixedKernel", "FlattenCallExpr", "FlattenTileNdTo2D", "InitMemRef", "InlineFunctions", "InsertCommFence",
     "InsertPipeSync",
-    "LowerHostTensorCollectives", "MaterializeCommDomainScopes", "MaterializeScratchTiles", "MemoryReuse", "OutlineClusterScopes",
+    "LowerCompositeOps", "LowerHostTensorCollectives", "MaterializeCommDomainScopes", "MaterializeScratchTiles", "MemoryReuse", "OutlineClusterScopes",
     "OutlineHierarchyScopes", "OutlineIncoreScopes", "Simplify", "SynthesizeAllReduceSignals", "UnrollLoops",
 ]
 BLOCK = re.compile(r"^```(python|text) (before|after|error)([^\n]*)\n(.*?)^```", re.M | re.S)

@@ -189,6 +189,10 @@ OpDef& OpDef::set_not_inplace_safe() {
   not_inplace_safe_ = true;
   return *this;
 }
+OpDef& OpDef::set_working_bytes_per_element(int64_t bytes) {
+  working_bytes_per_element_ = bytes;
+  return *this;
+}
 
 OpDef& OpDef::set_pipe(PipeType pipe) {
   pipe_ = [pipe](const ir::Call&) -> std::optional<PipeType> { return pipe; };

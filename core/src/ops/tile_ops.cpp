@@ -467,10 +467,21 @@ void RegisterBitwise() {
 
 void RegisterUnary() {
   for (auto [name, description] :
-       {Member{"tile.exp", "Element-wise e^x (TEXP)"}, Member{"tile.sqrt", "Element-wise square root (TSQRT)"},
-        Member{"tile.sin", "Element-wise sine"}, Member{"tile.cos", "Element-wise cosine"}}) {
+       {Member{"tile.exp", "Element-wise e^x (TEXP)"}, Member{"tile.sqrt", "Element-wise square root (TSQRT)"}}) {
     VecOp(name, description, {0})
         .add_argument("tile", "floating-point tile")
+        .set_type_deduce([](const DeduceContext& ctx) { return DeduceUnary(ctx, kTile, DTypeClass::kFloat); });
+  }
+  // PTO-ISA has no sine or cosine: LowerCompositeOps computes them in FP32,
+  // with at most three FP32 temporaries live beside the operand and result.
+  constexpr int64_t kSinCosWorkingBytesPerElement = 12;
+  for (auto [name, description] :
+       {Member{"tile.sin", "Element-wise sine, computed in FP32 from multiplies, adds and casts (LowerCompositeOps)"},
+        Member{"tile.cos",
+               "Element-wise cosine, computed in FP32 from multiplies, adds and casts (LowerCompositeOps)"}}) {
+    VecOp(name, description, {0})
+        .add_argument("tile", "floating-point tile")
+        .set_working_bytes_per_element(kSinCosWorkingBytesPerElement)
         .set_type_deduce([](const DeduceContext& ctx) { return DeduceUnary(ctx, kTile, DTypeClass::kFloat); });
   }
   VecOp("tile.log", "Element-wise natural logarithm (TLOG)", {0})

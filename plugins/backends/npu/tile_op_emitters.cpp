@@ -366,12 +366,14 @@ std::map<std::string, OpEmitter> BuildTable() {
                                                              {"tile.sqrt", "TSQRT"},
                                                              {"tile.rsqrt", "TRSQRT"},
                                                              {"tile.recip", "TRECIP"},
-                                                             {"tile.sin", "TSIN"},
-                                                             {"tile.cos", "TCOS"},
                                                              {"tile.neg", "TNEG"},
                                                              {"tile.relu", "TRELU"},
                                                              {"tile.not", "TNOT"}}) {
     t[op] = TileForm(instr, {0});
+  }
+  for (const char* op : {"tile.sin", "tile.cos"}) {
+    t[op] = Refuse("PTO-ISA has no sine or cosine instruction; the LowerCompositeOps pass computes it from "
+                   "multiplies, adds and casts, so run it before the npu backend (the default pipeline does)");
   }
   t["tile.abs"] = OnlyFor("TABS", {DataType::INT8, DataType::INT16, DataType::INT32, DataType::FP16, DataType::BF16,
                                    DataType::FP32},

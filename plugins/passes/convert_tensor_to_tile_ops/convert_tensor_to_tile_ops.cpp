@@ -174,7 +174,8 @@ class ChainReader {
   bool Compute(const ir::AssignStmt& assign, const ir::Call& call) {
     size_t scratch = 0;
     auto result = TensorTypeOf(assign.var);
-    if (ChainTileOp(call, scratch) == nullptr || !result || !JoinChain(chain_.extents, result->shape)) return false;
+    const ops::OpDef* def = ChainTileOp(call, scratch);
+    if (def == nullptr || !result || !JoinChain(chain_.extents, result->shape)) return false;
     std::vector<std::vector<ExprPtr>> operands;
     for (const auto& arg : call.args) {
       auto type = TensorTypeOf(arg);
@@ -197,6 +198,7 @@ class ChainReader {
       if (Broadcast1(result->shape, k) && from_operand) chain_.reduced[k] = true;
     }
     chain_.tiles.push_back({result->shape, result->dtype.get_byte()});
+    if (int64_t working = def->working_bytes_per_element(); working > 0) chain_.tiles.push_back({result->shape, working});
     for (size_t i = 0; i < scratch; ++i) chain_.tiles.push_back({operands.front(), result->dtype.get_byte()});
     // sub and div expand a broadcast left operand into a full tile first.
     if (operands.size() == 2 && !ops::SameShape(operands[0], result->shape)) {

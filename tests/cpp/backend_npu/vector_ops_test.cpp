@@ -57,7 +57,6 @@ TEST(NpuVectorOps, UnaryOpsRun) {
       {"tile.recip", [](float v) { return 1 / v; }},         {"tile.neg", [](float v) { return -v; }},
       {"tile.abs", [](float v) { return std::fabs(v - 2); }},
       {"tile.relu", [](float v) { return std::max(v - 2, 0.0f); }},
-      {"tile.sin", [](float v) { return std::sin(v); }},     {"tile.cos", [](float v) { return std::cos(v); }},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.op);
@@ -314,6 +313,23 @@ TEST(NpuCodegenErrors, ASliceThatStartsOffTheTileAlignmentIsRefused) {
   body.Eval(Store(window, out), 5);
   std::string what = CodegenErrorOf(KernelFn("slice", {x, out}, body.stmts));
   EXPECT_NE(what.find("op 'tile.slice': the window starts at byte 136"), std::string::npos) << what;
+}
+
+// PTO-ISA has no sine or cosine; a pipeline that leaves LowerCompositeOps
+// out gets told to run it, at the op's line.
+TEST(NpuCodegenErrors, SineAndCosineAskForTheirLoweringPass) {
+  for (const char* op : {"tile.sin", "tile.cos"}) {
+    auto x = TensorVar("x", {16, 32});
+    auto out = TensorVar("out", {16, 32});
+    Body body;
+    auto tx = body.Def("tx", Load(x, {16, 32}), 3);
+    auto r = body.Def("r", Op(op, {tx}), 4);
+    body.Eval(Store(r, out), 5);
+    std::string what = CodegenErrorOf(KernelFn("trig", {x, out}, body.stmts));
+    EXPECT_NE(what.find("PTO-ISA has no sine or cosine instruction"), std::string::npos) << what;
+    EXPECT_NE(what.find("run it before the npu backend"), std::string::npos) << what;
+    EXPECT_NE(what.find("line 4"), std::string::npos) << what;
+  }
 }
 
 TEST(NpuVectorOps, ALoadWithARunTimeValidShapeReadsOnlyThatWindow) {

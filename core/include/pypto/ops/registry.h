@@ -164,6 +164,11 @@ class OpDef {
   OpDef& set_output_reuses_input(int index);
   // The result must not share a buffer with any input.
   OpDef& set_not_inplace_safe();
+  // The op has no instruction of its own and a pass computes it from ops
+  // that do; the temporaries of that sequence add `bytes` per element of
+  // the result to what is live beside the operands and the result (the
+  // tiling of element-wise chains counts them).
+  OpDef& set_working_bytes_per_element(int64_t bytes);
   // The pipe its instruction runs on: fixed, or from the call's memory spaces.
   OpDef& set_pipe(PipeType pipe);
   OpDef& set_pipe(PipeFn fn);
@@ -193,6 +198,7 @@ class OpDef {
   const OutputMemoryRule& output_memory() const { return output_memory_; }
   std::optional<int> output_reuses_input() const { return output_reuses_input_; }
   bool not_inplace_safe() const { return not_inplace_safe_; }
+  int64_t working_bytes_per_element() const { return working_bytes_per_element_; }
   // Whether the op says which pipe it runs on; an op that does not is ordered
   // against everything (pipe_barrier(PIPE_ALL) on both sides).
   bool declares_pipe() const { return static_cast<bool>(pipe_); }
@@ -223,6 +229,7 @@ class OpDef {
   OutputMemoryRule output_memory_;
   std::optional<int> output_reuses_input_;
   bool not_inplace_safe_ = false;
+  int64_t working_bytes_per_element_ = 0;
   PipeFn pipe_;
   std::optional<Placement> placement_;
   TypeDeduceFn deduce_;

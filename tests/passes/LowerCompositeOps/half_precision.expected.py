@@ -1,0 +1,41 @@
+# pypto.program: trig_fp16
+import pypto.language as pl
+
+@pl.program
+class trig_fp16:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, x: pl.Tensor[[8, 32], pl.FP16], out: pl.Out[pl.Tensor[[8, 32], pl.FP16]]) -> pl.Tensor[[8, 32], pl.FP16]:
+        a: pl.Tile[[8, 32], pl.FP16] = pl.tile.load(x, [0, 0], [8, 32])
+        s_fp32: pl.Tile[[8, 32], pl.FP32, pl.Mem.Vec] = pl.tile.cast(a, target_type=pl.FP32)
+        s_q: pl.Tile[[8, 32], pl.FP32, pl.Mem.Vec] = pl.tile.muls(s_fp32, 0.31830987334251404)
+        s_k: pl.Tile[[8, 32], pl.INT32, pl.Mem.Vec] = pl.tile.cast(s_q, target_type=pl.INT32, mode=1)
+        s_m: pl.Tile[[8, 32], pl.FP32, pl.Mem.Vec] = pl.tile.cast(s_k, target_type=pl.FP32)
+        s_mpi: pl.Tile[[8, 32], pl.FP32, pl.Mem.Vec] = pl.tile.muls(s_m, 3.140625)
+        s_t: pl.Tile[[8, 32], pl.FP32, pl.Mem.Vec] = pl.tile.sub(s_fp32, s_mpi)
+        s_mpi2: pl.Tile[[8, 32], pl.FP32, pl.Mem.Vec] = pl.tile.muls(s_m, 0.0009675025939941406)
+        s_t2: pl.Tile[[8, 32], pl.FP32, pl.Mem.Vec] = pl.tile.sub(s_t, s_mpi2)
+        s_mpi3: pl.Tile[[8, 32], pl.FP32, pl.Mem.Vec] = pl.tile.muls(s_m, 1.5099580252808664e-07)
+        s_t3: pl.Tile[[8, 32], pl.FP32, pl.Mem.Vec] = pl.tile.sub(s_t2, s_mpi3)
+        s_k2: pl.Tile[[8, 32], pl.INT32, pl.Mem.Vec] = pl.tile.cast(s_m, target_type=pl.INT32, mode=1)
+        s_odd: pl.Tile[[8, 32], pl.INT32, pl.Mem.Vec] = pl.tile.ands(s_k2, 1)
+        s_sign: pl.Tile[[8, 32], pl.FP32, pl.Mem.Vec] = pl.tile.cast(s_odd, target_type=pl.FP32)
+        s_sign2: pl.Tile[[8, 32], pl.FP32, pl.Mem.Vec] = pl.tile.muls(s_sign, -2.0)
+        s_sign3: pl.Tile[[8, 32], pl.FP32, pl.Mem.Vec] = pl.tile.adds(s_sign2, 1.0)
+        s_t4: pl.Tile[[8, 32], pl.FP32, pl.Mem.Vec] = pl.tile.mul(s_t3, s_sign3)
+        s_tsq: pl.Tile[[8, 32], pl.FP32, pl.Mem.Vec] = pl.tile.mul(s_t4, s_t4)
+        s_p: pl.Tile[[8, 32], pl.FP32, pl.Mem.Vec] = pl.tile.muls(s_tsq, 1.6059044372074283e-10)
+        s_p2: pl.Tile[[8, 32], pl.FP32, pl.Mem.Vec] = pl.tile.adds(s_p, -2.5052107943679403e-08)
+        s_p3: pl.Tile[[8, 32], pl.FP32, pl.Mem.Vec] = pl.tile.mul(s_p2, s_tsq)
+        s_p4: pl.Tile[[8, 32], pl.FP32, pl.Mem.Vec] = pl.tile.adds(s_p3, 2.7557318844628753e-06)
+        s_p5: pl.Tile[[8, 32], pl.FP32, pl.Mem.Vec] = pl.tile.mul(s_p4, s_tsq)
+        s_p6: pl.Tile[[8, 32], pl.FP32, pl.Mem.Vec] = pl.tile.adds(s_p5, -0.00019841270113829523)
+        s_p7: pl.Tile[[8, 32], pl.FP32, pl.Mem.Vec] = pl.tile.mul(s_p6, s_tsq)
+        s_p8: pl.Tile[[8, 32], pl.FP32, pl.Mem.Vec] = pl.tile.adds(s_p7, 0.008333333767950535)
+        s_p9: pl.Tile[[8, 32], pl.FP32, pl.Mem.Vec] = pl.tile.mul(s_p8, s_tsq)
+        s_p10: pl.Tile[[8, 32], pl.FP32, pl.Mem.Vec] = pl.tile.adds(s_p9, -0.1666666716337204)
+        s_p11: pl.Tile[[8, 32], pl.FP32, pl.Mem.Vec] = pl.tile.mul(s_p10, s_tsq)
+        s_p12: pl.Tile[[8, 32], pl.FP32, pl.Mem.Vec] = pl.tile.adds(s_p11, 1.0)
+        s_result_fp32: pl.Tile[[8, 32], pl.FP32, pl.Mem.Vec] = pl.tile.mul(s_p12, s_t4)
+        s: pl.Tile[[8, 32], pl.FP16, pl.Mem.Vec] = pl.tile.cast(s_result_fp32, target_type=pl.FP16, mode=1)
+        r: pl.Tensor[[8, 32], pl.FP16] = pl.tile.store(s, [0, 0], out)
+        return r

@@ -22,7 +22,20 @@ TileStorageOrder StorageOrderOf(const TileType& tile, const std::vector<int64_t>
   return blayout == TileLayout::ColMajor ? TileStorageOrder::kColMajor : TileStorageOrder::kRowMajor;
 }
 
+FractalBox FractalBoxOf(const TileType& tile) {
+  constexpr int64_t kFixedEdge = 16;
+  constexpr int64_t kAccFractalBytes = 1024;
+  TileLayoutDefaults defaults = DefaultTileLayout(tile.memory_space.value_or(MemorySpace::Vec));
+  const int64_t fractal = tile.fractal != 0 ? tile.fractal : defaults.fractal;
+  if (fractal == kAccFractalBytes) return {kFixedEdge, kFixedEdge};
+  const int64_t line = kTileLineBytes * 8 / tile.dtype.bits();
+  if (tile.slayout.value_or(defaults.slayout) == TileLayout::ColMajor) return {line, kFixedEdge};
+  return {kFixedEdge, line};
+}
+
 namespace {
+
+int64_t RoundUp(int64_t extent, int64_t multiple) { return (extent + multiple - 1) / multiple * multiple; }
 
 int64_t WholeLines(int64_t extent, DataType dtype) {
   int64_t bytes = dtype.StorageBytes(extent);
@@ -38,7 +51,12 @@ std::vector<int64_t> StorageShape(const TileType& tile, const std::vector<int64_
   switch (StorageOrderOf(tile, shape)) {
     case TileStorageOrder::kRowMajor: storage.back() = WholeLines(shape.back(), tile.dtype); break;
     case TileStorageOrder::kColMajor: storage[0] = WholeLines(shape[0], tile.dtype); break;
-    case TileStorageOrder::kFractal: break;
+    case TileStorageOrder::kFractal: {
+      FractalBox box = FractalBoxOf(tile);
+      if (shape[0] != 1) storage[0] = RoundUp(shape[0], box.rows);
+      storage[1] = RoundUp(shape[1], box.cols);
+      break;
+    }
   }
   return storage;
 }

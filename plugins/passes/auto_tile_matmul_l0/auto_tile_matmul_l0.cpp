@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "pypto/ir/mutator.h"
+#include "pypto/ir/tile_storage.h"
 #include "pypto/ir/visitor.h"
 #include "pypto/ops/registry.h"
 #include "pypto/pass/context.h"
@@ -58,10 +59,23 @@ std::string Shape2(int64_t rows, int64_t cols) {
 
 }  // namespace
 
-int64_t LeftBytes(const MatmulExtents& e, const L0Tile& t) { return t.m * t.k * e.operand_dtype.get_byte(); }
-int64_t RightBytes(const MatmulExtents& e, const L0Tile& t) { return t.k * t.n * e.operand_dtype.get_byte(); }
+namespace {
+
+// The bytes of the buffer a block takes, in whole fractal blocks as the tiles are stored.
+int64_t BlockBytes(int64_t rows, int64_t cols, ir::DataType dtype, MemorySpace space) {
+  return ir::StorageBytesOf(*ir::TileType::Make(std::vector<int64_t>{rows, cols}, dtype, space), {rows, cols});
+}
+
+}  // namespace
+
+int64_t LeftBytes(const MatmulExtents& e, const L0Tile& t) {
+  return BlockBytes(t.m, t.k, e.operand_dtype, MemorySpace::Left);
+}
+int64_t RightBytes(const MatmulExtents& e, const L0Tile& t) {
+  return BlockBytes(t.k, t.n, e.operand_dtype, MemorySpace::Right);
+}
 int64_t AccBytes(const MatmulExtents& e, const L0Tile& t, const backend::Platform& platform) {
-  return AlignUp(t.m, platform.AccMAlignment(e.acc_dtype)) * t.n * e.acc_dtype.get_byte();
+  return BlockBytes(AlignUp(t.m, platform.AccMAlignment(e.acc_dtype)), t.n, e.acc_dtype, MemorySpace::Acc);
 }
 
 namespace {

@@ -46,8 +46,9 @@ struct L0Tile {
   bool operator==(const L0Tile& o) const { return m == o.m && n == o.n && k == o.k; }
 };
 
-// Bytes a block occupies in each L0 buffer (Acc rows rounded up to the
-// platform's Acc row alignment).
+// Bytes a block occupies in each L0 buffer: whole fractal blocks
+// (ir::StorageShape), with Acc rows rounded up to the platform's Acc row
+// alignment as well.
 int64_t LeftBytes(const MatmulExtents& e, const L0Tile& t);
 int64_t RightBytes(const MatmulExtents& e, const L0Tile& t);
 int64_t AccBytes(const MatmulExtents& e, const L0Tile& t, const backend::Platform& platform);

@@ -42,10 +42,19 @@ TEST(TileStorage, AnExplicitColumnMajorTilePadsItsColumns) {
   EXPECT_EQ(StorageShape(*tile, {8, 4}), (Extents{16, 4}));
 }
 
-TEST(TileStorage, FractalTilesKeepTheirShape) {
+// pto::Tile's InnerRows x InnerCols: 16 rows of 32 bytes in Mat and Left,
+// 32 bytes of rows by 16 columns in Right, 16 x 16 in Acc; one row is allowed.
+TEST(TileStorage, FractalTilesHoldWholeBlocks) {
   auto left = Tile({16, 24}, DataType::FP16, MemorySpace::Left);
   EXPECT_EQ(StorageOrderOf(*left, {16, 24}), TileStorageOrder::kFractal);
-  EXPECT_EQ(StorageShape(*left, {16, 24}), (Extents{16, 24}));
+  EXPECT_EQ(StorageShape(*left, {16, 24}), (Extents{16, 32}));
+  EXPECT_EQ(StorageShape(*Tile({16, 24}, DataType::FP32, MemorySpace::Left), {16, 24}), (Extents{16, 24}));
+  EXPECT_EQ(StorageShape(*Tile({8, 32}, DataType::FP16, MemorySpace::Mat), {8, 32}), (Extents{16, 32}));
+  EXPECT_EQ(StorageShape(*Tile({64, 24}, DataType::FP32, MemorySpace::Right), {64, 24}), (Extents{64, 32}));
+  EXPECT_EQ(StorageShape(*Tile({20, 16}, DataType::FP16, MemorySpace::Right), {20, 16}), (Extents{32, 16}));
+  EXPECT_EQ(StorageShape(*Tile({16, 24}, DataType::FP32, MemorySpace::Acc), {16, 24}), (Extents{16, 32}));
+  EXPECT_EQ(StorageShape(*Tile({1, 24}, DataType::FP16, MemorySpace::Left), {1, 24}), (Extents{1, 32}));
+  EXPECT_EQ(StorageBytesOf(*Tile({64, 24}, DataType::FP32, MemorySpace::Right), {64, 24}), 64 * 32 * 4);
   auto plain_mat = Tile({16, 24}, DataType::FP16, MemorySpace::Mat);
   plain_mat->slayout = TileLayout::NoneBox;
   plain_mat->blayout = TileLayout::RowMajor;

@@ -273,10 +273,10 @@ TEST(AutoTileMatmulL0, RejectsAMatmulNoBlockFitsNamingShapesBytesAndTheFix) {
   EXPECT_EQ(err.kind(), ErrorKind::kValue);
   EXPECT_EQ(err.span(), Span("kernel.py", 12, 9));
   EXPECT_EQ(err.message(),
-            "AutoTileMatmulL0: in function 'k', tile.matmul of A [128, 5000] FP16 (1280000 bytes, Left holds 65536), "
-            "B [5000, 128] FP16 (1280000 bytes, Right holds 65536) and C [128, 128] FP32 (65536 bytes, Acc holds "
+            "AutoTileMatmulL0: in function 'k', tile.matmul of A [128, 5000] FP16 (1282048 bytes, Left holds 65536), "
+            "B [5000, 128] FP16 (1282048 bytes, Right holds 65536) and C [128, 128] FP32 (65536 bytes, Acc holds "
             "131072) on a2a3 does not fit L0, and no split does: the smallest blocks the extents allow are A "
-            "[16, 5000] (160000 bytes), B [5000, 16] (160000 bytes), C [16, 16] (1024 bytes) (K=5000 has no divisor "
+            "[16, 5000] (160256 bytes), B [5000, 16] (160256 bytes), C [16, 16] (1024 bytes) (K=5000 has no divisor "
             "that is a multiple of 16); pad the extents to multiples of 16, or slice the operands in a pl.range loop "
             "so that each matmul fits");
 }

@@ -308,3 +308,25 @@ def test_simulated_exp_is_one_function_of_the_value_across_a_rows_full_and_parti
     assert torch.all((out.double() - exact).abs()[finite] <= ulp[finite])
     assert out[x == float("inf")].eq(float("inf")).all() and out[x == 88.73].eq(float("inf")).all()
     assert out[x == float("-inf")].eq(0).all() and out[x == -104.0].eq(0).all()
+
+
+@pl.jit
+def ragged_matmul(a: pl.Tensor[[16, 24], pl.FP16], b: pl.Tensor[[24, 40], pl.FP16],
+                  out: pl.Out[pl.Tensor[[16, 40], pl.FP32]]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        out[:] = pl.matmul(a, b, out_dtype=pl.FP32)
+    return out
+
+
+def test_cube_tiles_hold_whole_fractal_blocks_with_the_operands_as_their_valid_region():
+    a = torch.randn(16, 24).half()
+    b = torch.randn(24, 40).half()
+    out = torch.zeros(16, 40)
+    compiled = ragged_matmul.compile(a, b, out, config=CONFIG)
+    kernel = "".join(p.read_text() for p in compiled.kernel_files)
+    # FP16 blocks: 16 x 16 in Left, Right and Acc alike; K = 24 and N = 40 round up to 32 and 48.
+    assert "TileLeft<half, 16, 32, 16, 24>" in kernel
+    assert "TileRight<half, 32, 48, 24, 40>" in kernel
+    assert "TileAcc<float, 16, 48, 16, 40>" in kernel
+    ragged_matmul(a, b, out, config=CONFIG)
+    torch.testing.assert_close(out, a.float() @ b.float(), rtol=1e-5, atol=1e-5)

@@ -367,10 +367,18 @@ tile_ors = with_scalar(torch.bitwise_or)
 tile_xors = with_scalar(torch.bitwise_xor)
 tile_shls = with_scalar(lambda a, s: shift(a, s, left=True))
 tile_shrs = with_scalar(lambda a, s: shift(a, s, left=False))
-tile_exp = unary(torch.exp)
-tile_log = unary(torch.log)
-tile_sqrt = unary(torch.sqrt)
-tile_rsqrt = unary(torch.rsqrt)
+
+
+def in_double(f):
+    """f computed in float64 and rounded once to the compute dtype, as the ISA computes TEXP, TLOG, TSQRT and
+    TRSQRT (torch's own float32 sqrt can be one unit off the correctly rounded result)."""
+    return lambda x: f(x.double()).to(x.dtype)
+
+
+tile_exp = unary(in_double(torch.exp))
+tile_log = unary(in_double(torch.log))
+tile_sqrt = unary(in_double(torch.sqrt))
+tile_rsqrt = unary(in_double(torch.rsqrt))
 tile_recip = unary(lambda x: divide(torch.ones_like(x), x))
 tile_sin = unary(torch.sin)
 tile_cos = unary(torch.cos)
@@ -448,16 +456,27 @@ def tile_cast(out, x, target_type=None, mode=2):
 
 # ---------------------------------------------------------------- reductions and broadcasts
 
-def reduced(x, dim, how):
-    """The reduction of x's valid region along `dim`, accumulated as the simulator does."""
+def in_order(region, dim, combine, step_dtype):
+    """`region` reduced along `dim` one element at a time, in order, each step rounded to `step_dtype`: the ISA's
+    order and rounding (pto-isa's CPU simulation, pto/cpu/TRowSum.hpp, TColSum.hpp, TRowProd.hpp, TColProd.hpp)."""
+    acc = region.select(dim, 0).to(step_dtype).to(region.dtype)
+    for i in range(1, region.shape[dim]):
+        acc = combine(acc, region.select(dim, i)).to(step_dtype).to(region.dtype)
+    return acc.unsqueeze(dim)
+
+
+def reduced(x, dim, how, out_dtype):
+    """The reduction of x's valid region along `dim` into `out_dtype`, accumulated as the simulator does: float
+    sums and products in order; a row sum kept in float, a column sum and every product rounded to `out_dtype`
+    after each step; integers in int64 (they wrap alike)."""
     region = computed(x.region())
+    if how in ("sum", "prod") and not region.dtype.is_floating_point:
+        wide = region.to(torch.int64)
+        return wide.sum(dim=dim, keepdim=True) if how == "sum" else wide.prod(dim=dim, keepdim=True)
     if how == "sum":
-        if not region.dtype.is_floating_point:
-            return region.to(torch.int64).sum(dim=dim, keepdim=True)
-        return region.to(torch.float32).sum(dim=dim, keepdim=True)
+        return in_order(region, dim, torch.add, torch.float32 if dim == 1 else out_dtype)
     if how == "prod":
-        accumulate = torch.float32 if region.dtype.is_floating_point else torch.int64
-        return region.to(accumulate).prod(dim=dim, keepdim=True)
+        return in_order(region, dim, torch.mul, out_dtype)
     if how == "max":
         return region.amax(dim=dim, keepdim=True)
     if how == "min":
@@ -469,14 +488,14 @@ def reduced(x, dim, how):
 
 def row_reduction(how):
     def op(out, x, *_scratch):
-        values = reduced(x, 1, how)
+        values = reduced(x, 1, how, out.dtype)
         return result_in_region(out, values, [values.shape[0], 1])
     return op
 
 
 def col_reduction(how):
     def op(out, x, *_scratch):
-        values = reduced(x, 0, how)
+        values = reduced(x, 0, how, out.dtype)
         return result_in_region(out, values, [1, values.shape[1]])
     return op
 
@@ -520,7 +539,7 @@ def expand_exp_of_difference(vector_of):
     """TROWEXPANDEXPDIF / TCOLEXPANDEXPDIF: they subtract in the tile's dtype, then take the exp."""
     def op(out, x, vec):
         difference = (computed(x) - vector_of(vec)).to(out.dtype)
-        return result(out, torch.exp(computed(difference)))
+        return result(out, in_double(torch.exp)(computed(difference)))
     return op
 
 
@@ -559,12 +578,18 @@ def accumulator_dtype(dtype):
 
 
 def product(lhs, rhs, m, n):
-    """lhs[:m, :K] @ rhs[:K, :n] with K = lhs's valid columns, summed in FP32 (INT32 for 8-bit integers)."""
+    """lhs[:m, :K] @ rhs[:K, :n] with K = lhs's valid columns, summed as the ISA sums it (pto-isa's CPU simulation,
+    pto/cpu/TMatmul.hpp): from zero in order of k, each step one fused multiply-add in FP32 (a float product is
+    exact in float64, so a step there rounds once); INT32 for 8-bit integers."""
     k = int(lhs.valid[1])
     a, b = lhs.data[:m, :k], rhs.data[:k, :n]
     if accumulator_dtype(lhs.dtype) == torch.int32:
         return (a.to(torch.int64) @ b.to(torch.int64)).to(torch.int32)
-    return a.to(torch.float32) @ b.to(torch.float32)
+    a, b = a.to(torch.float32).double(), b.to(torch.float32).double()
+    total = torch.zeros(m, n, dtype=torch.float32)
+    for i in range(k):
+        total = (total.double() + a[:, i:i + 1] * b[i:i + 1, :]).to(torch.float32)
+    return total
 
 
 def tile_matmul(out, lhs, rhs, out_dtype=None):

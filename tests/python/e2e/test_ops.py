@@ -481,22 +481,35 @@ def product_values(dt: str, gen: torch.Generator) -> torch.Tensor:
 FP_SUM = {"FP32": 1e-5, "FP16": 2e-3, "BF16": 1e-2}
 ROW, COL = (R, 1), (1, C)
 
+
+def stepwise(x: torch.Tensor, dim: int, combine: Callable[[torch.Tensor, torch.Tensor], torch.Tensor],
+             dt: str) -> torch.Tensor:
+    """Reduce along `dim` one element at a time, rounding to dtype `dt` after every step, as the ISA keeps
+    products and column sums (pto-isa's CPU simulation, pto/cpu/TRowProd.hpp, TColSum.hpp); each step is exact
+    in double before it rounds."""
+    acc = x.narrow(dim, 0, 1)
+    for i in range(1, x.shape[dim]):
+        acc = combine(acc.double(), x.narrow(dim, i, 1).double()).to(TORCH_DTYPES[dt]).to(x.dtype)
+    return acc
+
+
+def product(dim: int) -> Callable[..., torch.Tensor]:
+    return lambda a, p, dt: stepwise(p, dim, torch.mul, dt) if p.is_floating_point() else p.prod(dim, keepdim=True)
+
 REDUCE = Family("reduce", {"a": Input((R, C), distinct_values), "p": Input((R, C), product_values)}, (
     Op("row_sum", "pl.tile.row_sum(ta, tmp)", lambda a, p, dt: a.sum(1, keepdim=True), ROW, rtol=FP_SUM,
        dtypes=ROW_SUM_DTYPES),
     Op("row_max", "pl.tile.row_max(ta, tmp)", lambda a, p, dt: a.amax(1, keepdim=True), ROW),
     Op("row_min", "pl.tile.row_min(ta, tmp)", lambda a, p, dt: a.amin(1, keepdim=True), ROW),
-    Op("row_prod", "pl.tile.row_prod(tp, tmp)", lambda a, p, dt: p.double().prod(1, keepdim=True)
-       if p.is_floating_point() else p.prod(1, keepdim=True), ROW, rtol=FP_SUM),
+    Op("row_prod", "pl.tile.row_prod(tp, tmp)", product(1), ROW),
     Op("row_argmax", "pl.tile.row_argmax(ta, tmp)", lambda a, p, dt: a.argmax(1, keepdim=True), ROW, "INT32"),
     Op("row_argmin", "pl.tile.row_argmin(ta, tmp)", lambda a, p, dt: a.argmin(1, keepdim=True), ROW, "INT32"),
-    Op("col_sum", "pl.tile.col_sum(ta)", lambda a, p, dt: a.sum(0, keepdim=True), COL, rtol=FP_SUM, dtypes=FLOATS),
-    Op("col_sum_tree", "pl.tile.col_sum(ta, tmp)", lambda a, p, dt: a.sum(0, keepdim=True), COL, rtol=FP_SUM,
+    Op("col_sum", "pl.tile.col_sum(ta)", lambda a, p, dt: stepwise(a, 0, torch.add, dt), COL, dtypes=FLOATS),
+    Op("col_sum_tree", "pl.tile.col_sum(ta, tmp)", lambda a, p, dt: stepwise(a, 0, torch.add, dt), COL,
        dtypes=FLOATS),
     Op("col_max", "pl.tile.col_max(ta)", lambda a, p, dt: a.amax(0, keepdim=True), COL, dtypes=COL_MAX_DTYPES),
     Op("col_min", "pl.tile.col_min(ta)", lambda a, p, dt: a.amin(0, keepdim=True), COL),
-    Op("col_prod", "pl.tile.col_prod(tp)", lambda a, p, dt: p.double().prod(0, keepdim=True)
-       if p.is_floating_point() else p.prod(0, keepdim=True), COL, rtol=FP_SUM),
+    Op("col_prod", "pl.tile.col_prod(tp)", product(0), COL),
     Op("col_argmax", "pl.tile.col_argmax(ta, tmp)", lambda a, p, dt: a.argmax(0, keepdim=True), COL, "INT32"),
     Op("col_argmin", "pl.tile.col_argmin(ta, tmp)", lambda a, p, dt: a.argmin(0, keepdim=True), COL, "INT32"),
 ), NUMERIC, setup=BINARY.setup)

@@ -414,63 +414,60 @@ inline T Min(T a, T b) {
   return a < b ? a : b;
 }
 
-// exp for float without a libm call, so that loops over it vectorize:
-// x = n ln2 + r with |r| <= ln2 / 2, e^r by a degree-7 minimax polynomial
-// (the Cephes expf coefficients, ~1 ulp), times 2^n built from exponent bits.
-// 2^n is applied as two factors so that subnormal results stay exact enough
-// and out-of-range inputs saturate to 0 / inf; NaN propagates. F is float or
-// a vector of 16 floats, I the matching int32 type; in place, so that no
-// vector crosses a call boundary (its ABI depends on the target's features).
-// With AVX-512, VSCALEFPS applies 2^n to a vector in one step (rounding a
-// subnormal result once); the rest is the same arithmetic.
+// exp of a float, computed in double and rounded once, as pto-isa's CPU
+// simulation computes TEXP ((float)std::exp((double)x)): x = n ln2 + r with
+// |r| <= ln2 / 2 (ln2 in two parts, the first with trailing zero bits so
+// that n times it is exact), e^r by its Taylor series to r^13 (the first
+// term left out is below 2^-57 of the result), times 2^n built from
+// exponent bits. The error, a few units in the last place of the double, is
+// 2^-26 of a float's: the rounded result is the correctly rounded float
+// unless the exact value lies that close to a rounding midpoint. No libm
+// call, so that loops over it vectorize. F is double or a vector of
+// doubles, I the matching int64 type; in place, so that no vector crosses a
+// call boundary (its ABI depends on the target's features).
 template <typename F, typename I>
 inline void ExpInPlace(F& v) {
-  const float hi = 88.7228394f;
-  const float lo = -103.972084f;
-  F x = v > hi ? hi + 1.0f : v;
-  x = x < lo ? lo - 1.0f : x;
-  const float magic = 12582912.0f;  // 1.5 * 2^23: adding it rounds to an integer
-  F shifted = x * 1.44269504088896341f + magic;
+  // Beyond these every float result is inf or 0; clamping keeps 2^n a normal double. NaN passes through.
+  F x = v > 100.0 ? 100.0 : v;
+  x = x < -120.0 ? -120.0 : x;
+  const double magic = 6755399441055744.0;  // 1.5 * 2^52: adding it rounds to an integer
+  F shifted = x * 1.4426950408889634 + magic;
   F n = shifted - magic;
-  F r = x - n * 0.693359375f;
-  r = r - n * -2.12194440e-4f;
-  F p = r * 1.9875691500e-4f + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
-  p = p * r * r + r + 1.0f;
-#if defined(__AVX512F__) && defined(__clang__)
-  if constexpr (sizeof(F) == 64) {
-    v = __builtin_ia32_scalefps512_mask(p, n, p, static_cast<unsigned short>(0xFFFF), /*current rounding*/ 4);
-    return;
-  }
-#endif
-  // shifted holds n in its low mantissa bits, offset by 2^22.
-  I ni = (__builtin_bit_cast(I, shifted) & 0x7FFFFF) - 0x400000;
-  I n1 = ni >> 1;
-  I n2 = ni - n1;
-  v = p * __builtin_bit_cast(F, (n1 + 127) << 23) * __builtin_bit_cast(F, (n2 + 127) << 23);
+  F r = x - n * 0x1.62e42fee00000p-1;
+  r = r - n * 0x1.a39ef35793c76p-33;
+  constexpr double kInverseFactorial[] = {1.0,         1.0,          1.0 / 2,         1.0 / 6,         1.0 / 24,
+                                          1.0 / 120,   1.0 / 720,    1.0 / 5040,      1.0 / 40320,     1.0 / 362880,
+                                          1.0 / 3628800, 1.0 / 39916800, 1.0 / 479001600, 1.0 / 6227020800};
+  F p = r * kInverseFactorial[13];
+  for (int k = 12; k >= 1; --k) p = (p + kInverseFactorial[k]) * r;
+  p = p + 1.0;
+  I ni = __builtin_bit_cast(I, shifted) - __builtin_bit_cast(int64_t, magic);
+  v = p * __builtin_bit_cast(F, (ni + 1023) << 52);
 }
 
 inline float ExpFloat(float x) {
-  ExpInPlace<float, int32_t>(x);
-  return x;
+  double v = x;
+  ExpInPlace<double, int64_t>(v);
+  return static_cast<float>(v);
 }
 
-typedef float Float16Lanes __attribute__((vector_size(16 * sizeof(float))));
-typedef int32_t Int16Lanes __attribute__((vector_size(16 * sizeof(int32_t))));
+typedef float Float8Lanes __attribute__((vector_size(8 * sizeof(float))));
+typedef double Double8Lanes __attribute__((vector_size(8 * sizeof(double))));
+typedef int64_t Int64x8Lanes __attribute__((vector_size(8 * sizeof(int64_t))));
 
 // dst = exp(src - shift(r)) on the rows x cols region of float row-major
-// tiles (shift: none, or a per-row float), 16 columns at a time; a row's last
-// partial group goes through a zero-padded vector, so that every element is
-// computed the same way wherever it sits. The caller checks the tiles.
+// tiles (shift: none, or a per-row float, subtracted in float as the ISA
+// does), 8 columns at a time; a row's last partial group goes through a
+// zero-padded vector, so that every element is computed the same way
+// wherever it sits. The caller checks the tiles.
 template <bool kShifted, typename D, typename S, typename Shift>
 inline void ExpFloatRows(D& dst, const S& src, int rows, int cols, Shift shift) {
-  constexpr int kLanes = 16;
-  auto exp_lanes = [](Float16Lanes& v, float by) {
+  constexpr int kLanes = 8;
+  auto exp_lanes = [](Float8Lanes& v, float by) {
     if constexpr (kShifted) v -= by;
-    ExpInPlace<Float16Lanes, Int16Lanes>(v);
+    Double8Lanes wide = __builtin_convertvector(v, Double8Lanes);
+    ExpInPlace<Double8Lanes, Int64x8Lanes>(wide);
+    v = __builtin_convertvector(wide, Float8Lanes);
   };
   for (int r = 0; r < rows; ++r) {
     float* d = &dst.At(r, 0);
@@ -478,7 +475,7 @@ inline void ExpFloatRows(D& dst, const S& src, int rows, int cols, Shift shift) 
     const float by = kShifted ? shift(r) : 0.0f;
     int c = 0;
     for (; c + kLanes <= cols; c += kLanes) {
-      Float16Lanes v;
+      Float8Lanes v;
       __builtin_memcpy(&v, x + c, sizeof(v));
       exp_lanes(v, by);
       __builtin_memcpy(d + c, &v, sizeof(v));
@@ -486,7 +483,7 @@ inline void ExpFloatRows(D& dst, const S& src, int rows, int cols, Shift shift) 
     if (c == cols) continue;
     float tail[kLanes] = {};
     __builtin_memcpy(tail, x + c, (cols - c) * sizeof(float));
-    Float16Lanes v;
+    Float8Lanes v;
     __builtin_memcpy(&v, tail, sizeof(v));
     exp_lanes(v, by);
     __builtin_memcpy(tail, &v, sizeof(v));
@@ -504,10 +501,10 @@ inline T Exp(T x) {
   if constexpr (kSame<T, double>) return __builtin_exp(x);
   else return static_cast<T>(ExpFloat(static_cast<float>(x)));
 }
+// In double and rounded once, as pto-isa's CPU simulation computes TLOG.
 template <typename T>
 inline T Log(T x) {
-  if constexpr (kSame<T, double>) return __builtin_log(x);
-  else return static_cast<T>(__builtin_logf(static_cast<float>(x)));
+  return static_cast<T>(__builtin_log(static_cast<double>(x)));
 }
 template <typename T>
 inline T Sqrt(T x) {
@@ -685,59 +682,56 @@ inline A Step(A acc, A v) {
   else return Min(acc, v);
 }
 
-// Reduce rows r .. r + NR - 1 of src over [0, cols) into out[0 .. NR): per
-// row 16 interleaved partial results combined pairwise, like the vector
-// unit's tree. Float rows go through compiler vector types so that neither
-// compiler needs to reorder the sum. The NR rows share one pass over the
-// columns so that their dependency chains (one per row) overlap; each row's
-// result is the one it has alone.
-template <Reduce Op, typename A, int NR, typename S>
+// The accumulator between two steps of a reduction into D, as pto-isa's CPU
+// simulation keeps it (pto/cpu/TRowSum.hpp, TColSum.hpp, TRowProd.hpp,
+// TColProd.hpp): a product, and a column sum, is rounded to the
+// destination's dtype after every step; a row sum of half-precision floats
+// stays in float until the end. Integers wrap alike either way.
+template <Reduce Op, bool kRows, typename D, typename A>
+inline A BetweenSteps(A acc) {
+  using T = typename D::DType;
+  constexpr bool kRoundsEachStep = Op == Reduce::Prod || (Op == Reduce::Sum && !kRows);
+  if constexpr (kRoundsEachStep && kIsFloat<A> && !kSame<T, A>) return static_cast<A>(Load(Store<T>(acc)));
+  else return acc;
+}
+
+// Reduce rows r .. r + NR - 1 of src over [0, cols) into out[0 .. NR).
+// Sums and products go column by column in order, as pto-isa's CPU
+// simulation does; the NR rows share the pass so that their dependency
+// chains (one per row) overlap. Maxima and minima, exact in any order, take
+// 16 columns at a time through compiler vector types.
+template <Reduce Op, typename D, typename A, int NR, typename S>
 inline void ReduceRows(const S& src, int r, int cols, A* out) {
-  constexpr int kLanes = 16;
-  A part[NR][kLanes];
-  for (int q = 0; q < NR; ++q) {
-    for (int l = 0; l < kLanes; ++l) part[q][l] = Init<Op, A>();
-  }
+  A acc[NR];
+  for (int q = 0; q < NR; ++q) acc[q] = Init<Op, A>();
   int c = 0;
-  if constexpr (S::kRowMajor && kSame<typename S::DType, A> && kIsFloat<A>) {
+  if constexpr ((Op == Reduce::Max || Op == Reduce::Min) && S::kRowMajor && kSame<typename S::DType, A> &&
+                kIsFloat<A>) {
+    constexpr int kLanes = 16;
     typedef A V __attribute__((vector_size(kLanes * sizeof(A))));
     V p[NR];
-    for (int q = 0; q < NR; ++q) __builtin_memcpy(&p[q], part[q], sizeof(V));
+    for (int q = 0; q < NR; ++q) p[q] = V{} + Init<Op, A>();
     for (; c + kLanes <= cols; c += kLanes) {
       for (int q = 0; q < NR; ++q) {
         V x;
         __builtin_memcpy(&x, &src.At(r + q, c), sizeof(V));
-        if constexpr (Op == Reduce::Sum) {
-          p[q] += x;
-        } else if constexpr (Op == Reduce::Prod) {
-          p[q] *= x;
-        } else {
-          V m;
-          if constexpr (Op == Reduce::Max) m = p[q] > x ? p[q] : x;
-          else m = p[q] < x ? p[q] : x;
-          m = (x != x) ? x : m;  // NaN propagates
-          p[q] = (p[q] != p[q]) ? p[q] : m;
-        }
+        V m;
+        if constexpr (Op == Reduce::Max) m = p[q] > x ? p[q] : x;
+        else m = p[q] < x ? p[q] : x;
+        m = (x != x) ? x : m;  // NaN propagates
+        p[q] = (p[q] != p[q]) ? p[q] : m;
       }
     }
-    for (int q = 0; q < NR; ++q) __builtin_memcpy(part[q], &p[q], sizeof(V));
-  } else {
-    for (; c + kLanes <= cols; c += kLanes) {
-      for (int q = 0; q < NR; ++q) {
-        for (int l = 0; l < kLanes; ++l) {
-          part[q][l] = Step<Op, A>(part[q][l], static_cast<A>(Load(src.At(r + q, c + l))));
-        }
-      }
+    for (int q = 0; q < NR; ++q) {
+      for (int l = 0; l < kLanes; ++l) acc[q] = Step<Op, A>(acc[q], p[q][l]);
     }
   }
-  for (int q = 0; q < NR; ++q) {
-    A* row = part[q];
-    for (int l = 0; c + l < cols; ++l) row[l] = Step<Op, A>(row[l], static_cast<A>(Load(src.At(r + q, c + l))));
-    for (int width = kLanes / 2; width > 0; width /= 2) {
-      for (int l = 0; l < width; ++l) row[l] = Step<Op, A>(row[l], row[l + width]);
+  for (; c < cols; ++c) {
+    for (int q = 0; q < NR; ++q) {
+      acc[q] = BetweenSteps<Op, true, D>(Step<Op, A>(acc[q], static_cast<A>(Load(src.At(r + q, c)))));
     }
-    out[q] = row[0];
   }
+  for (int q = 0; q < NR; ++q) out[q] = acc[q];
 }
 
 // dst[r, 0] = reduce(src[r, 0 .. valid cols)) for r < src's valid rows.
@@ -751,16 +745,16 @@ inline void RowReduce(const char* name, D& dst, const S& src) {
     return;
   }
   using A = typename SumOf<typename S::DType>::type;
-  constexpr int kRowsAtOnce = 4;
+  constexpr int kRowsAtOnce = 8;
   A results[kRowsAtOnce];
   int r = 0;
   for (; r + kRowsAtOnce <= rows; r += kRowsAtOnce) {
-    ReduceRows<Op, A, kRowsAtOnce>(src, r, cols, results);
+    ReduceRows<Op, D, A, kRowsAtOnce>(src, r, cols, results);
     for (int q = 0; q < kRowsAtOnce; ++q) dst.At(r + q, 0) = Store<typename D::DType>(results[q]);
   }
   // Counted down: GCC 12 otherwise proves a bogus overflow of the element index in this tail loop.
   for (int left = rows - r; left > 0; --left, ++r) {
-    ReduceRows<Op, A, 1>(src, r, cols, results);
+    ReduceRows<Op, D, A, 1>(src, r, cols, results);
     dst.At(r, 0) = Store<typename D::DType>(results[0]);
   }
   Finish(dst, name);
@@ -783,7 +777,9 @@ inline void ColReduce(const char* name, D& dst, const S& src) {
   // registry lets col_max/min/prod run in place).
   for (int c = 0; c < cols; ++c) {
     A acc = Init<Op, A>();
-    for (int r = 0; r < rows; ++r) acc = Step<Op, A>(acc, static_cast<A>(Load(src.At(r, c))));
+    for (int r = 0; r < rows; ++r) {
+      acc = BetweenSteps<Op, false, D>(Step<Op, A>(acc, static_cast<A>(Load(src.At(r, c)))));
+    }
     dst.At(0, c) = Store<T>(acc);
   }
   Finish(dst, name);
@@ -986,7 +982,10 @@ inline constexpr int kMatmulMR = 6, kMatmulNB = 16;
 // C[M, N] (+)= A[M, K] @ B[K, N]. Columns go in chunks of NC; per chunk and
 // K block, B's block is packed once (converted to AccT, zero-padded to whole
 // micro-kernel widths), and each MB-row block of A once for all the chunk's
-// micro-kernels; the sums of a row block stay in `c` across K.
+// micro-kernels; the sums of a row block stay in `c` across K. Each element
+// is pto-isa's CPU simulation's (pto/cpu/TMatmul.hpp): the products summed
+// from zero in order of k, each step one fused multiply-add, and only then
+// added to what C held.
 template <typename AccT, typename C, typename A, typename B>
 inline void BlockedMatmul(C& acc, const A& left, const B& right, int m, int n, int k, bool accumulate) {
   constexpr int MR = kMatmulMR, NB = kMatmulNB, MB = 12 * MR, KB = 128;
@@ -1007,9 +1006,6 @@ inline void BlockedMatmul(C& acc, const A& left, const B& right, int m, int n, i
       for (int i = 0; i < MB; ++i) {
         for (int j = 0; j < NC; ++j) blk.c[i][j] = AccT(0);
       }
-      if (accumulate) {
-        ForEach<C::kRowMajor>(mb, nc, [&](int i, int j) { blk.c[i][j] = static_cast<AccT>(Load(acc.At(i0 + i, j1 + j))); });
-      }
       for (int k0 = 0; k0 < k; k0 += KB) {
         int kb = k - k0 < KB ? k - k0 : KB;
         Pack<AccT, true, MB>(&blk.a[0][0], left, i0, k0, mb, kb);
@@ -1026,7 +1022,13 @@ inline void BlockedMatmul(C& acc, const A& left, const B& right, int m, int n, i
           }
         }
       }
-      ForEach<C::kRowMajor>(mb, nc, [&](int i, int j) { acc.At(i0 + i, j1 + j) = Store<CT>(blk.c[i][j]); });
+      if (accumulate) {
+        ForEach<C::kRowMajor>(mb, nc, [&](int i, int j) {
+          acc.At(i0 + i, j1 + j) = Store<CT>(static_cast<AccT>(Load(acc.At(i0 + i, j1 + j))) + blk.c[i][j]);
+        });
+      } else {
+        ForEach<C::kRowMajor>(mb, nc, [&](int i, int j) { acc.At(i0 + i, j1 + j) = Store<CT>(blk.c[i][j]); });
+      }
     }
   }
 }
@@ -1311,7 +1313,8 @@ inline void TEXPANDS(D& dst, Compute<typename D::DType> s) {
 }
 
 // ---------------------------------------------------------------------------
-// Element-wise, unary (float math in float; half/bf16 computed in float)
+// Element-wise, unary (float math in float, exp, log and rsqrt in double as
+// pto-isa's CPU simulation; half/bf16 computed as float)
 // ---------------------------------------------------------------------------
 template <typename D, typename S>
 inline void TEXP(D& dst, const S& src) {
@@ -1327,7 +1330,9 @@ inline void TSQRT(D& dst, const S& src) {
 }
 template <typename D, typename S>
 inline void TRSQRT(D& dst, const S& src) {
-  detail::Unary("TRSQRT", dst, src, [](auto x) { return decltype(x)(1) / detail::Sqrt(x); });
+  // In double and rounded once, as pto-isa's CPU simulation computes it.
+  detail::Unary("TRSQRT", dst, src,
+                [](auto x) { return static_cast<decltype(x)>(1.0 / __builtin_sqrt(static_cast<double>(x))); });
 }
 template <typename D, typename S>
 inline void TRECIP(D& dst, const S& src) {
@@ -1349,14 +1354,6 @@ inline void TRELU(D& dst, const S& src) {
 template <typename D, typename S>
 inline void TLRELU(D& dst, const S& src, Compute<typename S::DType> slope) {
   detail::Unary("TLRELU", dst, src, [slope](auto x) { return x > decltype(x)(0) ? x : x * slope; });
-}
-template <typename D, typename S>
-inline void TSIN(D& dst, const S& src) {
-  detail::Unary("TSIN", dst, src, [](auto x) { return static_cast<decltype(x)>(__builtin_sinf(x)); });
-}
-template <typename D, typename S>
-inline void TCOS(D& dst, const S& src) {
-  detail::Unary("TCOS", dst, src, [](auto x) { return static_cast<decltype(x)>(__builtin_cosf(x)); });
 }
 
 // Remainders: TREM has the divisor's sign (torch.remainder), TFMOD the

@@ -66,8 +66,6 @@ extern "C" __aicore__ void isa_freestanding_kernel(__gm__ float* a, __gm__ float
   TCOLEXPANDMIN(tc, ta, col);
   TCOLEXPANDEXPDIF(tc, ta, col);
   TLRELU(tc, ta, 0.1f);
-  TSIN(tc, ta);
-  TCOS(tc, ta);
   TREM(tc, ta, tb);
   TREMS(tc, ta, 2.0f, tb);
   TFMOD(tc, ta, tb);

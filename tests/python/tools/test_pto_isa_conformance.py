@@ -157,3 +157,12 @@ def test_kernels_compiled_for_pto_isa_see_half_limits(tmp_path, cache):
     assert built.returncode == 0, built.stderr
     ran = subprocess.run([str(tmp_path / "limits")], capture_output=True, text=True, check=True)
     assert ran.stdout.split() == ["1", "inf", "65504", "-65504", "8"]
+
+
+def test_every_known_divergence_of_the_cpu_simulation_has_its_define_in_the_simulator():
+    """A divergence's define must change what PyPTO's simulator computes, or the check it backs proves nothing."""
+    isa = (Path(__file__).resolve().parents[3] / "sdk" / "include" / "pypto" / "isa" / "instructions.h").read_text()
+    assert conformance.CPU_SIM_DIVERGENCES
+    for divergence in conformance.CPU_SIM_DIVERGENCES:
+        assert f"#ifdef {divergence.define}" in isa, divergence
+        assert divergence.instruction and divergence.why

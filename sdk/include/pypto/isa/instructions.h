@@ -474,6 +474,16 @@ inline void ExpFloatRows(D& dst, const S& src, int rows, int cols, Shift shift) 
     const float* x = &src.At(r, 0);
     const float by = kShifted ? shift(r) : 0.0f;
     int c = 0;
+    // Two independent groups per step, so that their polynomials' dependency chains overlap.
+    for (; c + 2 * kLanes <= cols; c += 2 * kLanes) {
+      Float8Lanes v0, v1;
+      __builtin_memcpy(&v0, x + c, sizeof(v0));
+      __builtin_memcpy(&v1, x + c + kLanes, sizeof(v1));
+      exp_lanes(v0, by);
+      exp_lanes(v1, by);
+      __builtin_memcpy(d + c, &v0, sizeof(v0));
+      __builtin_memcpy(d + c + kLanes, &v1, sizeof(v1));
+    }
     for (; c + kLanes <= cols; c += kLanes) {
       Float8Lanes v;
       __builtin_memcpy(&v, x + c, sizeof(v));

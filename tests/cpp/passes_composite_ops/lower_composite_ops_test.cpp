@@ -51,7 +51,7 @@ TEST(LowerCompositeOps, IsRegisteredByItsPluginAndRunsRightAfterTheTileConversio
   EXPECT_EQ(pass::PassRegistry::Global().Create("LowerCompositeOps")->name(), "LowerCompositeOps");
   for (const char* pipeline : {"default", "debug"}) {
     std::vector<std::string> names = pass::PassManager::FromPipeline(pipeline).pass_names();
-    auto at = [&](const char* name) { return std::find(names.begin(), names.end(), name) - names.begin(); };
+    auto at = [&](const char* name) { return PositionOf(names, name); };
     ASSERT_LT(at("LowerCompositeOps"), static_cast<std::ptrdiff_t>(names.size())) << pipeline;
     EXPECT_EQ(at("ConvertTensorToTileOps") + 1, at("LowerCompositeOps")) << pipeline;
     EXPECT_LT(at("LowerCompositeOps"), at("FlattenTileNdTo2D")) << pipeline;

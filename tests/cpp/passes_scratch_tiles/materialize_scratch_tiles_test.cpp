@@ -47,7 +47,7 @@ TEST(MaterializeScratchTiles, IsRegisteredByItsPluginAndRunsBeforeMemoryIsPlanne
   EXPECT_EQ(pass::PassRegistry::Global().Create("MaterializeScratchTiles")->name(), "MaterializeScratchTiles");
   for (const char* pipeline : {"default", "debug"}) {
     std::vector<std::string> names = pass::PassManager::FromPipeline(pipeline).pass_names();
-    auto at = [&](const char* name) { return std::find(names.begin(), names.end(), name) - names.begin(); };
+    auto at = [&](const char* name) { return PositionOf(names, name); };
     ASSERT_LT(at("MaterializeScratchTiles"), static_cast<std::ptrdiff_t>(names.size())) << pipeline;
     EXPECT_LT(at("InferTileMemorySpace"), at("MaterializeScratchTiles")) << pipeline;
     EXPECT_LT(at("MaterializeScratchTiles"), at("ExpandMixedKernel")) << pipeline;

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -14,6 +16,7 @@
 #include "pypto/ir/visitor.h"
 #include "pypto/ops/registry.h"
 #include "pypto/pass/context.h"
+#include "pypto/pass/manager.h"
 #include "pypto/pass/pass.h"
 #include "pypto/support/error.h"
 #include "support/verifier_errors.h"
@@ -88,6 +91,12 @@ inline FunctionPtr Kernel(std::vector<VarPtr> params, std::vector<ParamDirection
                           FunctionType type = FunctionType::InCore) {
   return Function::Make(std::move(name), type, std::move(params), std::move(directions), std::move(returns),
                         std::move(body));
+}
+
+// Where `pass` runs among the passes `names` (a pipeline's pass_names()):
+// its first index, or names.size() when it is not there.
+inline std::ptrdiff_t PositionOf(const std::vector<std::string>& names, const std::string& pass) {
+  return std::find(names.begin(), names.end(), pass) - names.begin();
 }
 
 // The first function of a program, printed.

@@ -705,6 +705,64 @@ inline A BetweenSteps(A acc) {
   else return acc;
 }
 
+typedef float Float8 __attribute__((vector_size(8 * sizeof(float))));
+
+// The in-order sum (product) of eight float rows, eight columns at a time:
+// an 8 x 8 block is transposed in registers so that each lane holds one
+// row, and the block's columns are then added to the lanes one after
+// another, left to right, as the scalar loop would. Returns the first
+// column left for the caller; acc holds each row's running result.
+template <Reduce Op, typename S>
+inline int InOrderRowsOf8(const S& src, int r, int cols, float* acc) {
+  Float8 lanes;
+  __builtin_memcpy(&lanes, acc, sizeof(lanes));
+  int c = 0;
+  for (; c + 8 <= cols; c += 8) {
+    Float8 x0, x1, x2, x3, x4, x5, x6, x7;
+    __builtin_memcpy(&x0, &src.At(r + 0, c), sizeof(Float8));
+    __builtin_memcpy(&x1, &src.At(r + 1, c), sizeof(Float8));
+    __builtin_memcpy(&x2, &src.At(r + 2, c), sizeof(Float8));
+    __builtin_memcpy(&x3, &src.At(r + 3, c), sizeof(Float8));
+    __builtin_memcpy(&x4, &src.At(r + 4, c), sizeof(Float8));
+    __builtin_memcpy(&x5, &src.At(r + 5, c), sizeof(Float8));
+    __builtin_memcpy(&x6, &src.At(r + 6, c), sizeof(Float8));
+    __builtin_memcpy(&x7, &src.At(r + 7, c), sizeof(Float8));
+    Float8 a0 = __builtin_shufflevector(x0, x1, 0, 8, 1, 9, 4, 12, 5, 13);
+    Float8 a1 = __builtin_shufflevector(x0, x1, 2, 10, 3, 11, 6, 14, 7, 15);
+    Float8 a2 = __builtin_shufflevector(x2, x3, 0, 8, 1, 9, 4, 12, 5, 13);
+    Float8 a3 = __builtin_shufflevector(x2, x3, 2, 10, 3, 11, 6, 14, 7, 15);
+    Float8 a4 = __builtin_shufflevector(x4, x5, 0, 8, 1, 9, 4, 12, 5, 13);
+    Float8 a5 = __builtin_shufflevector(x4, x5, 2, 10, 3, 11, 6, 14, 7, 15);
+    Float8 a6 = __builtin_shufflevector(x6, x7, 0, 8, 1, 9, 4, 12, 5, 13);
+    Float8 a7 = __builtin_shufflevector(x6, x7, 2, 10, 3, 11, 6, 14, 7, 15);
+    Float8 b0 = __builtin_shufflevector(a0, a2, 0, 1, 8, 9, 4, 5, 12, 13);
+    Float8 b1 = __builtin_shufflevector(a0, a2, 2, 3, 10, 11, 6, 7, 14, 15);
+    Float8 b2 = __builtin_shufflevector(a1, a3, 0, 1, 8, 9, 4, 5, 12, 13);
+    Float8 b3 = __builtin_shufflevector(a1, a3, 2, 3, 10, 11, 6, 7, 14, 15);
+    Float8 b4 = __builtin_shufflevector(a4, a6, 0, 1, 8, 9, 4, 5, 12, 13);
+    Float8 b5 = __builtin_shufflevector(a4, a6, 2, 3, 10, 11, 6, 7, 14, 15);
+    Float8 b6 = __builtin_shufflevector(a5, a7, 0, 1, 8, 9, 4, 5, 12, 13);
+    Float8 b7 = __builtin_shufflevector(a5, a7, 2, 3, 10, 11, 6, 7, 14, 15);
+    // Column j of the block, one lane per row.
+    const Float8 columns[8] = {
+        __builtin_shufflevector(b0, b4, 0, 1, 2, 3, 8, 9, 10, 11),
+        __builtin_shufflevector(b1, b5, 0, 1, 2, 3, 8, 9, 10, 11),
+        __builtin_shufflevector(b2, b6, 0, 1, 2, 3, 8, 9, 10, 11),
+        __builtin_shufflevector(b3, b7, 0, 1, 2, 3, 8, 9, 10, 11),
+        __builtin_shufflevector(b0, b4, 4, 5, 6, 7, 12, 13, 14, 15),
+        __builtin_shufflevector(b1, b5, 4, 5, 6, 7, 12, 13, 14, 15),
+        __builtin_shufflevector(b2, b6, 4, 5, 6, 7, 12, 13, 14, 15),
+        __builtin_shufflevector(b3, b7, 4, 5, 6, 7, 12, 13, 14, 15),
+    };
+    for (const Float8& column : columns) {
+      if constexpr (Op == Reduce::Sum) lanes += column;
+      else lanes *= column;
+    }
+  }
+  __builtin_memcpy(acc, &lanes, sizeof(lanes));
+  return c;
+}
+
 // Reduce rows r .. r + NR - 1 of src over [0, cols) into out[0 .. NR).
 // Sums and products go column by column in order, as pto-isa's CPU
 // simulation does; the NR rows share the pass so that their dependency
@@ -735,6 +793,10 @@ inline void ReduceRows(const S& src, int r, int cols, A* out) {
     for (int q = 0; q < NR; ++q) {
       for (int l = 0; l < kLanes; ++l) acc[q] = Step<Op, A>(acc[q], p[q][l]);
     }
+  }
+  if constexpr ((Op == Reduce::Sum || Op == Reduce::Prod) && NR == 8 && S::kRowMajor &&
+                kSame<typename S::DType, float> && kSame<A, float> && kSame<typename D::DType, float>) {
+    c = InOrderRowsOf8<Op>(src, r, cols, acc);
   }
   for (; c < cols; ++c) {
     for (int q = 0; q < NR; ++q) {

@@ -632,12 +632,10 @@ def replay_outputs(kernel: KernelSource, build: Build, launches: list[LaunchReco
         shutil.rmtree(out_root, ignore_errors=True)
 
 
-def replay_kernel(kernel: KernelSource, build: Build, launches: list[LaunchRecord], work: Path) -> Result:
+def compare_replay(kernel: KernelSource, launches: list[LaunchRecord], outputs: list[bytes],
+                   notes: list[str]) -> Result:
+    """PASS when every launch's replayed tensors are the recorded a2a3sim bytes; else FAIL naming them."""
     names = slot_names(kernel.text)
-    replayed = replay_outputs(kernel, build, launches, work)
-    if isinstance(replayed, Result):
-        return replayed
-    outputs, notes = replayed
     failures: list[tuple[LaunchRecord, str, str]] = []
     for record, produced in zip(launches, outputs):
         at = 0
@@ -703,15 +701,10 @@ class DivergenceCheck:
     harness: Path
 
 
-def explaining_divergence(kernel: KernelSource, build: Build, launches: list[LaunchRecord], check: DivergenceCheck,
-                          cache: Path, cxx: str, work: Path) -> CpuSimDivergence | None:
-    """The known divergence, if any, under which PyPTO's simulator computes exactly pto-isa's bytes."""
+def explaining_divergence(kernel: KernelSource, theirs: list[bytes], launches: list[LaunchRecord],
+                          check: DivergenceCheck, cache: Path, cxx: str, work: Path) -> CpuSimDivergence | None:
+    """The known divergence, if any, under which PyPTO's simulator computes exactly `theirs`, pto-isa's bytes."""
     candidates = [d for d in CPU_SIM_DIVERGENCES if d.instruction in instructions_of(kernel.text)]
-    if not candidates:
-        return None
-    theirs = replay_outputs(kernel, build, launches, work)
-    if isinstance(theirs, Result):
-        return None
     for divergence in candidates:
         target = dataclasses.replace(check.target,
                                      kernel_flags=[*check.target.kernel_flags, f"-D{divergence.define}=1"])
@@ -719,7 +712,7 @@ def explaining_divergence(kernel: KernelSource, build: Build, launches: list[Lau
         if ours_build.binary is None:
             continue
         ours = replay_outputs(kernel, ours_build, launches, work)
-        if not isinstance(ours, Result) and ours[0] == theirs[0]:
+        if not isinstance(ours, Result) and ours[0] == theirs:
             return divergence
     return None
 
@@ -755,9 +748,13 @@ def check_kernel(kernel: KernelSource, target: IsaTarget, cache: Path, cxx: str,
         return Result(kernel, "COMPILE-ERROR", build.error, details, not_replayable=skipped, error_instruction=instr)
     if skip:
         return Result(kernel, "SKIP", skip + " (it compiles)", not_replayable=skipped, skip_kind=kind)
-    result = replay_kernel(kernel, build, replayable, work)
+    replayed = replay_outputs(kernel, build, replayable, work)
+    if isinstance(replayed, Result):
+        replayed.not_replayable = skipped
+        return replayed
+    result = compare_replay(kernel, replayable, *replayed)
     if result.status == "FAIL" and divergences is not None:
-        divergence = explaining_divergence(kernel, build, replayable, divergences, cache, cxx, work)
+        divergence = explaining_divergence(kernel, replayed[0], replayable, divergences, cache, cxx, work)
         if divergence is not None:
             result = Result(kernel, "PASS", details=[
                 f"note: differs from a2a3sim only where pto-isa's CPU simulation departs from the chip: "
